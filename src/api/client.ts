@@ -1,0 +1,311 @@
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { authorize, type Authorization, type Credentials } from './auth.ts';
+import { memoryBackend, ReplyCache, type CacheBackend } from './cache.ts';
+import { systemClock, type Clock } from './clock.ts';
+import {
+  ApiError,
+  InvalidReplyError,
+  LocalRefusalError,
+  RateLimitedError,
+  TimeoutError,
+  UpstreamError,
+  type ReplyIssue,
+} from './errors.ts';
+import { RateLimiter, windowFromHeaders, type BucketDefaults, type Priority } from './rate-limit.ts';
+import { readReply, softRefusal } from './reply.ts';
+import { decideRetry, defaultRetryPolicy, type RetryPolicy, type RetryState } from './retry.ts';
+import type { Host, ParamsOf, Refusable, ReplyOf, RouteDef } from './route.ts';
+import { routes } from './routes.ts';
+import { degradations } from './schemas/tolerant.ts';
+import { createPoolTransport, TransportFailure, type HttpResponse, type Transport } from './transport.ts';
+
+/**
+ * The shared tier client: one pipeline for every route of `routes.ts`.
+ *
+ *   parameters checked → credentials chosen → cache (single flight) → rate-limit slot → HTTP with a
+ *   time budget → reply read per host → schema → retry decision
+ *
+ * Each stage lives in its own module; this file only strings them together and derives one typed
+ * method per route (`client.api.player({ name })`).
+ */
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;
+
+export interface CallOptions extends Credentials {
+  /** Interactive calls (a user waits) go before background polling when both wait for a slot. */
+  readonly priority?: Priority;
+  /** Budget for the whole call, waits and retries included, in ms. Default: twice the route's timeout. */
+  readonly deadlineMs?: number;
+  readonly signal?: AbortSignal;
+  /** Skip reading the cache; the reply still refreshes it. */
+  readonly fresh?: boolean;
+}
+
+/** The keys a caller must give (routes without any take no parameters argument). */
+type RequiredKeys<P> = string extends keyof P
+  ? never
+  : { [K in keyof P]-?: object extends Pick<P, K> ? never : K }[keyof P];
+
+type MethodArgs<D extends RouteDef> = [RequiredKeys<ParamsOf<D>>] extends [never]
+    ? [params?: ParamsOf<D>, options?: CallOptions]
+    : [params: ParamsOf<D>, options?: CallOptions];
+
+export type ResultOf<D extends RouteDef> = D extends { readonly soft: true } ? Refusable<ReplyOf<D>> : ReplyOf<D>;
+
+export type GameApi = {
+  readonly [N in RouteName]: (...args: MethodArgs<Routes[N]>) => Promise<ResultOf<Routes[N]>>;
+};
+
+export interface TierClientOptions {
+  readonly urls: Readonly<Record<Host, string>>;
+  readonly apiKey?: string | undefined;
+  readonly apiKeyHeader?: string;
+  readonly cache?: CacheBackend;
+  readonly transport?: Transport;
+  readonly clock?: Clock;
+  readonly logger?: Pick<Logger, 'debug' | 'warn'>;
+  /** Per-attempt time budget of routes that set none. */
+  readonly defaultTimeoutMs?: number;
+  /** The key's general window until a reply tells otherwise (observed: 60 a minute). */
+  readonly generalLimit?: BucketDefaults;
+  readonly retryPolicy?: RetryPolicy;
+}
+
+const UNLIMITED: BucketDefaults = { limit: Number.POSITIVE_INFINITY, windowMs: 60_000 };
+
+export class TierClient {
+  readonly api: GameApi;
+  readonly #options: TierClientOptions;
+  readonly #transport: Transport;
+  readonly #clock: Clock;
+  readonly #cache: ReplyCache;
+  readonly #limiter: RateLimiter;
+  readonly #retryPolicy: RetryPolicy;
+  readonly #generalLimit: BucketDefaults;
+  /** Windows of routes that replies revealed to be their own (smaller than the general one). */
+  readonly #ownWindows = new Map<string, BucketDefaults>();
+  /** General limits learnt from replies, per bucket. */
+  readonly #generalLimits = new Map<string, number>();
+  #upstreamCalls = 0;
+
+  constructor(options: TierClientOptions) {
+    this.#options = options;
+    this.#transport = options.transport ?? createPoolTransport();
+    this.#clock = options.clock ?? systemClock;
+    this.#retryPolicy = options.retryPolicy ?? defaultRetryPolicy;
+    this.#generalLimit = options.generalLimit ?? { limit: 60, windowMs: 60_000 };
+    this.#limiter = new RateLimiter(this.#clock);
+    const logger = options.logger;
+    this.#cache = new ReplyCache({
+      backend: options.cache ?? memoryBackend(),
+      clock: this.#clock,
+      onRefreshError: (key, error) => logger?.warn({ key, err: describeError(error) }, 'background refresh failed'),
+    });
+    if (logger) degradations.listen((resource, field) => logger.warn({ resource, field }, 'reply field degraded'));
+    for (const [name, route] of Object.entries(routes) as Array<[string, RouteDef]>) {
+      if (route.ownWindow) this.#ownWindows.set(name, route.ownWindow);
+    }
+    this.api = Object.fromEntries(
+      Object.keys(routes).map((name) => [
+        name,
+        (params?: unknown, callOptions?: CallOptions) => this.call(name as RouteName, params, callOptions),
+      ]),
+    ) as unknown as GameApi;
+  }
+
+  /** Requests sent upstream since start (attempts, retries included). */
+  get upstreamCalls(): number {
+    return this.#upstreamCalls;
+  }
+
+  /** The route's fresh cached reply, if any, without a request (lets the bot answer without deferring). */
+  async peek<N extends RouteName>(name: N, params: ParamsOf<Routes[N]>): Promise<ReplyOf<Routes[N]> | undefined> {
+    const route: RouteDef = routes[name];
+    if (!route.cache) return undefined;
+    const parsed = route.params.safeParse(params);
+    if (!parsed.success) return undefined;
+    return this.#cache.peek(cacheKey(name, this.#url(route, parsed.data)));
+  }
+
+  async call<N extends RouteName>(name: N, params: unknown, options: CallOptions = {}): Promise<ResultOf<Routes[N]>> {
+    const route: RouteDef = routes[name];
+    const parsed = route.params.safeParse(params ?? {});
+    if (!parsed.success) {
+      throw new LocalRefusalError(
+        `Invalid parameters: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`,
+        'bad_parameter',
+        [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(params)'))],
+        name,
+      );
+    }
+    const auth = authorize(route.tier, options, this.#authSettings(), this.#clock.now(), name);
+    const url = this.#url(route, parsed.data);
+    const fetchOnce = () => this.#fetch(name, route, url, auth, options);
+    if (!route.cache) return (await fetchOnce()) as ResultOf<Routes[N]>;
+    const key = cacheKey(name, url);
+    const hit = options.fresh
+      ? await this.#cache.refresh(key, route.cache, fetchOnce)
+      : await this.#cache.cached(key, route.cache, fetchOnce);
+    return hit.value as ResultOf<Routes[N]>;
+  }
+
+  async close(): Promise<void> {
+    this.#limiter.close();
+    await this.#transport.close();
+  }
+
+  #authSettings() {
+    return {
+      defaultApiKey: this.#options.apiKey,
+      apiKeyHeader: this.#options.apiKeyHeader ?? 'X-Developer-API-Key',
+    };
+  }
+
+  #url(route: RouteDef, params: unknown): URL {
+    const values = (params ?? {}) as Record<string, unknown>;
+    const path = route.path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(wireValue(values[key])));
+    const url = new URL(`${this.#options.urls[route.host].replace(/\/+$/, '')}${path}`);
+    for (const [key, wireName] of Object.entries(route.query ?? {})) {
+      const value = values[key];
+      if (value !== undefined && value !== null) url.searchParams.set(wireName, wireValue(value));
+    }
+    return url;
+  }
+
+  async #fetch(name: string, route: RouteDef, url: URL, auth: Authorization, options: CallOptions): Promise<unknown> {
+    const timeoutMs = route.timeoutMs ?? this.#options.defaultTimeoutMs ?? 8_000;
+    const deadline = this.#clock.now() + (options.deadlineMs ?? timeoutMs * 2);
+    const state: RetryState = { serverErrorRetried: false, rateLimitRetried: false };
+    for (;;) {
+      try {
+        return await this.#attempt(name, route, url, auth, options, timeoutMs, deadline);
+      } catch (error) {
+        const decision = decideRetry(error, state, deadline - this.#clock.now(), this.#retryPolicy);
+        if (!decision.retry) throw error;
+        this.#options.logger?.debug({ route: name, waitMs: decision.waitMs, err: describeError(error) }, 'retrying');
+        await this.#clock.sleep(decision.waitMs, options.signal);
+      }
+    }
+  }
+
+  async #attempt(
+    name: string,
+    route: RouteDef,
+    url: URL,
+    auth: Authorization,
+    options: CallOptions,
+    timeoutMs: number,
+    deadline: number,
+  ): Promise<unknown> {
+    const general = `${auth.identity}@${route.host}`;
+    const generalDefaults = route.tier === 'developer' ? this.#generalLimit : UNLIMITED;
+    const ownWindow = this.#ownWindows.get(name);
+    const own = ownWindow ? ownBucket(general, name) : undefined;
+    const buckets = [{ name: general, defaults: generalDefaults }];
+    if (own && ownWindow) buckets.push({ name: own, defaults: ownWindow });
+
+    let release;
+    try {
+      release = await this.#limiter.acquire(buckets, options.priority ?? 'interactive', deadline);
+    } catch (error) {
+      if (error instanceof RateLimitedError) throw new RateLimitedError(error.message, error.retryAfterMs, name);
+      throw error;
+    }
+
+    const budget = Math.min(timeoutMs, deadline - this.#clock.now());
+    const timeout = AbortSignal.timeout(Math.max(1, budget));
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const started = this.#clock.now();
+    let response: HttpResponse;
+    try {
+      this.#upstreamCalls += 1;
+      response = await this.#transport.send({ url, headers: auth.headers, signal });
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (error instanceof TransportFailure && error.reason === 'aborted') {
+        throw new TimeoutError(`No reply within ${budget} ms`, budget, name);
+      }
+      throw new UpstreamError('Could not reach the game API', undefined, name, { cause: error });
+    } finally {
+      release();
+    }
+    this.#options.logger?.debug(
+      { route: name, status: response.status, ms: this.#clock.now() - started },
+      'upstream reply',
+    );
+    const described = this.#learnWindow(name, response, general, own);
+
+    let data: unknown;
+    try {
+      data = readReply(response, { host: route.host, tier: route.tier, route: name, nowMs: this.#clock.now() });
+    } catch (error) {
+      if (error instanceof RateLimitedError) this.#limiter.exhaust(described, this.#clock.now() + error.retryAfterMs);
+      throw error;
+    }
+    if (route.soft) {
+      const refusal = softRefusal(data);
+      if (refusal !== undefined) return { refused: true, message: refusal.slice(0, 200) };
+    }
+    const checked = route.reply.safeParse(data);
+    if (!checked.success) {
+      const issues: ReplyIssue[] = checked.error.issues.map((issue) => ({
+        path: issue.path.join('.'),
+        message: issue.message,
+      }));
+      throw new InvalidReplyError('The reply does not match its schema', issues, name);
+    }
+    return route.soft ? { refused: false, value: checked.data } : checked.data;
+  }
+
+  /**
+   * Applies a reply's `X-RateLimit-*` to the window it describes and returns that bucket: the route's
+   * own window when it has one; else the key's general window, unless the reply shows a smaller limit
+   * than the general one already learnt, which reveals a window of the route's own.
+   */
+  #learnWindow(name: string, response: HttpResponse, general: string, own: string | undefined): string {
+    const seen = windowFromHeaders(response.headers);
+    if (!seen) return own ?? general;
+    if (own) {
+      this.#limiter.update(own, seen);
+      return own;
+    }
+    const generalLimit = this.#generalLimits.get(general);
+    if (generalLimit !== undefined && seen.limit < generalLimit) {
+      const window = { limit: seen.limit, windowMs: Math.max(1000, seen.resetAt - this.#clock.now()) };
+      this.#ownWindows.set(name, window);
+      const bucket = ownBucket(general, name);
+      this.#limiter.define(bucket, window);
+      this.#limiter.update(bucket, seen);
+      return bucket;
+    }
+    this.#generalLimits.set(general, seen.limit);
+    this.#limiter.update(general, seen);
+    return general;
+  }
+}
+
+export function createTierClient(options: TierClientOptions): TierClient {
+  return new TierClient(options);
+}
+
+/** Parameter schemas hand over strings, numbers and booleans only (lists are joined already). */
+function wireValue(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new TypeError('a parameter schema produced a value that is not a string, number or boolean');
+}
+
+function ownBucket(general: string, route: string): string {
+  return `${general}#${route}`;
+}
+
+function cacheKey(route: string, url: URL): string {
+  return `${route}:${url.pathname}${url.search}`;
+}
+
+/** An error for a log line: kind and message, never a request's headers. */
+export function describeError(error: unknown): { kind: string; message: string } {
+  if (error instanceof ApiError) return { kind: error.kind, message: error.message };
+  if (error instanceof Error) return { kind: error.name, message: error.message };
+  return { kind: 'unknown', message: String(error) };
+}

@@ -1,0 +1,124 @@
+import {
+  ApiError,
+  BadRequestError,
+  ForbiddenError,
+  InvalidReplyError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthorizedError,
+  UpstreamError,
+  type ForbiddenReason,
+} from './errors.ts';
+import { parseJson } from './json.ts';
+import type { Host, Tier } from './route.ts';
+import type { HttpResponse } from './transport.ts';
+
+/**
+ * Reads a reply according to its host's conventions: the `{data, error}` envelope on `{base_url}`,
+ * `{data}` on `{legacy_url}`, plain JSON on `{matchmaker_url}`. Turns error statuses into the typed
+ * errors of `errors.ts`, and returns what the route's schema validates.
+ */
+export interface ReplyContext {
+  readonly host: Host;
+  readonly tier: Tier;
+  readonly route: string;
+  readonly nowMs: number;
+}
+
+export function readReply(response: HttpResponse, context: ReplyContext): unknown {
+  const body = parseBody(response, context);
+  if (response.status >= 400) throw errorFor(response, body, context);
+  if (response.status < 200 || response.status >= 300) {
+    throw new UpstreamError(`Unexpected status ${response.status}`, response.status, context.route);
+  }
+  switch (context.host) {
+    case 'matchmaker':
+      return body;
+    case 'legacy':
+      if (!isObject(body) || !('data' in body)) throw shapeError('a {data} object', context);
+      return body.data;
+    case 'base':
+      if (!isObject(body) || !('data' in body)) throw shapeError('a {data, error} envelope', context);
+      if (body.error !== null && body.error !== undefined) {
+        throw new UpstreamError(`Error in a success reply: ${describe(body.error)}`, response.status, context.route);
+      }
+      return body.data;
+  }
+}
+
+/** The soft refusal some routes answer with status 200 (the wild offer that is not available). */
+export function softRefusal(data: unknown): string | undefined {
+  if (!isObject(data)) return undefined;
+  if (typeof data.error === 'string' && data.error !== '') return data.error;
+  if (data.available === false) return typeof data.message === 'string' ? data.message : 'Not available';
+  return undefined;
+}
+
+/** The wait a 429 asks for: the larger of `retry_after` and the window's reset, in milliseconds. */
+export function retryAfterMs(response: HttpResponse, body: unknown, nowMs: number): number {
+  const retryAfter = isObject(body) && typeof body.retry_after === 'number' ? body.retry_after * 1000 : 0;
+  const header = response.headers['retry-after'];
+  const headerWait = header !== undefined && /^\d+(\.\d+)?$/.test(header) ? Number(header) * 1000 : 0;
+  const reset = Number(response.headers['x-ratelimit-reset']);
+  const resetWait = Number.isFinite(reset) && reset > 0 ? reset * 1000 - nowMs : 0;
+  return Math.max(retryAfter, headerWait, resetWait, 0);
+}
+
+function parseBody(response: HttpResponse, context: ReplyContext): unknown {
+  if (response.text === '') return undefined;
+  try {
+    return parseJson(response.text);
+  } catch {
+    // An error status with a non-JSON body (a proxy's HTML page) still deserves its status's error.
+    if (response.status >= 400) return undefined;
+    throw new InvalidReplyError('The reply is not JSON', [{ path: '', message: 'not JSON' }], context.route);
+  }
+}
+
+function errorFor(response: HttpResponse, body: unknown, context: ReplyContext): ApiError {
+  const message = errorMessage(body) ?? `HTTP ${response.status}`;
+  const { route } = context;
+  switch (response.status) {
+    case 400:
+      return new BadRequestError(message, route);
+    case 401:
+      return new UnauthorizedError(message, route);
+    case 403:
+      return new ForbiddenError(message, forbiddenReason(message, context.tier), route);
+    case 404:
+      return new NotFoundError(message, route);
+    case 429:
+      return new RateLimitedError(message, retryAfterMs(response, body, context.nowMs), route);
+    default:
+      if (response.status >= 500) return new UpstreamError(message, response.status, route);
+      return new BadRequestError(message, route);
+  }
+}
+
+function forbiddenReason(message: string, tier: Tier): ForbiddenReason {
+  const text = message.toLowerCase();
+  if (text.includes('insufficient permissions')) return 'insufficient_permissions';
+  if (text.includes('not authorized')) return 'not_authorized';
+  if (text.includes('scope')) return 'missing_scope';
+  return tier === 'token' ? 'insufficient_permissions' : 'invalid_key';
+}
+
+function errorMessage(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  const { error, message } = body;
+  const text = typeof error === 'string' ? error : typeof message === 'string' ? message : undefined;
+  // The service's own words, bounded: they end up in logs and, through the bot, in front of users.
+  return text === undefined ? undefined : text.slice(0, 200);
+}
+
+function shapeError(expected: string, context: ReplyContext): InvalidReplyError {
+  return new InvalidReplyError(`The reply is not ${expected}`, [{ path: '', message: `expected ${expected}` }], context.route);
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? value.slice(0, 200) : 'error';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+/**
+ * Building blocks for tolerant reply schemas.
+ *
+ * - `record(name, required, optional)`: an object that keeps unknown fields; `required` fields must be
+ *   valid (they identify the record: without them the reply is useless), every `optional` field that is
+ *   missing or fails its type degrades to absent and is reported once per (record, field).
+ * - `list(name, item)`: an array whose invalid items are dropped (and reported) rather than failing the
+ *   whole reply; `null` reads as an empty list (the service sends `null` for some empty lists).
+ * - `bigId`: an id that can exceed 2^53; the JSON reader keeps such integers as strings, and this keeps
+ *   every id a digit string end to end.
+ */
+
+export type DegradeListener = (resource: string, field: string) => void;
+
+class DegradeLog {
+  readonly #seen = new Set<string>();
+  #listener: DegradeListener = () => undefined;
+
+  /** Install the function that logs a degraded field (the client wires it to its logger). */
+  listen(listener: DegradeListener): void {
+    this.#listener = listener;
+  }
+
+  report(resource: string, field: string): void {
+    const key = `${resource}.${field}`;
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    this.#listener(resource, field);
+  }
+
+  /** Which (record.field) pairs degraded since start (or since `reset`). */
+  seen(): readonly string[] {
+    return [...this.#seen];
+  }
+
+  reset(): void {
+    this.#seen.clear();
+  }
+}
+
+export const degradations = new DegradeLog();
+
+export const int = z.number().int();
+export const nonNegativeInt = z.number().int().nonnegative();
+export const float = z.number();
+export const str = z.string();
+export const bool = z.boolean();
+
+/** Digits-only string id; accepts a JSON number (safe range) or a digit string, always yields a string. */
+export const bigId = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(String);
+
+type Degraded<S extends z.ZodRawShape> = { [K in keyof S]: z.ZodCatch<z.ZodOptional<S[K]>> };
+
+function degradeShape<S extends z.ZodRawShape>(name: string, shape: S): Degraded<S> {
+  const out: Record<string, z.ZodType> = {};
+  for (const [field, schema] of Object.entries(shape)) {
+    // Only a present value can fail `optional(...)`, so reaching the catch means the field drifted.
+    out[field] = z.optional(schema as z.ZodType).catch(() => {
+      degradations.report(name, field);
+      return undefined;
+    });
+  }
+  return out as Degraded<S>;
+}
+
+/** A degraded field would otherwise stay in the output as a key holding `undefined`: make it absent. */
+function dropUndefined<T extends Record<string, unknown>>(value: T): T {
+  for (const key of Object.keys(value)) {
+    if (value[key] === undefined) Reflect.deleteProperty(value, key);
+  }
+  return value;
+}
+
+// The default is meant to be empty: a record given no optional fields has none.
+// eslint-disable-next-line @typescript-eslint/no-generated-empty-object-type
+export function record<R extends z.ZodRawShape, O extends z.ZodRawShape = Record<never, never>>(
+  name: string,
+  required: R,
+  optional?: O,
+) {
+  return z
+    .looseObject({ ...required, ...degradeShape(name, optional ?? ({} as O)) })
+    .overwrite(dropUndefined);
+}
+
+/** An array that drops (and reports) the items that fail `item`, instead of failing the reply. */
+export function list<T extends z.ZodType>(name: string, item: T): z.ZodType<z.output<T>[]> {
+  return z
+    .array(z.unknown())
+    .nullable()
+    .transform((items) => {
+      const kept: z.output<T>[] = [];
+      for (const candidate of items ?? []) {
+        const parsed = item.safeParse(candidate);
+        if (parsed.success) kept.push(parsed.data);
+        else degradations.report(name, '[]');
+      }
+      return kept;
+    });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An object whose fields the bot does not read: only its being an object is checked. */
+export const loose = z.looseObject({});
+export const looseList = z
+  .array(z.unknown())
+  .nullable()
+  .transform((items) => (items ?? []).filter(isPlainObject));
+/** A reply whose body is unspecified beyond being an object or a list of objects (staff and studio reads). */
+export const looseValue = z.union([loose, looseList]);

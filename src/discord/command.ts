@@ -1,0 +1,113 @@
+import type {
+  APIApplicationCommandOption,
+  AutocompleteInteraction,
+  ButtonInteraction,
+  ChatInputCommandInteraction,
+  ModalSubmitInteraction,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+  StringSelectMenuInteraction,
+} from 'discord.js';
+import type { Logger } from 'pino';
+import type { CallOptions, ResultOf, RouteName, Routes, TierClient } from '../api/client.ts';
+import type { Clock } from '../api/clock.ts';
+import type { ParamsOf } from '../api/route.ts';
+import type { Config } from '../config/index.ts';
+import type { Translations, Translator } from '../i18n/index.ts';
+import type { ReplyPayload } from '../render/payload.ts';
+import type { Store } from '../store/index.ts';
+import type { ComponentId } from './component-id.ts';
+import type { NameIndex } from './names.ts';
+import type { Responder } from './responder.ts';
+
+/** What the bot is made of, handed to every handler (the composition root builds it once). */
+export interface Services {
+  readonly api: TierClient;
+  readonly store: Store;
+  readonly translations: Translations;
+  readonly names: NameIndex;
+  readonly config: Pick<Config, 'game' | 'secret' | 'events'>;
+  readonly clock: Clock;
+  readonly log: Logger;
+}
+
+interface BaseContext {
+  readonly services: Services;
+  /** The reader's language: the user's locale, then the guild's, then en-US. */
+  readonly t: Translator;
+  readonly now: number;
+}
+
+export interface Loader {
+  /**
+   * Calls a route of the tier client for this interaction. When the answer is not already cached, the
+   * interaction is deferred first (Discord gives 3 s for the first response); `slow` routes always defer.
+   */
+  load<N extends RouteName>(
+    name: N,
+    params: ParamsOf<Routes[N]>,
+    options?: { readonly slow?: boolean } & Pick<CallOptions, 'apiKey' | 'token'>,
+  ): Promise<ResultOf<Routes[N]>>;
+  /** Defers now (e.g. before work that is not a tier call). */
+  defer(options?: { readonly ephemeral?: boolean }): Promise<void>;
+  /** The answer: a reply, the edit of the deferred reply, or the update of the clicked message. */
+  send(payload: ReplyPayload): Promise<void>;
+  readonly responder: Responder;
+}
+
+export interface CommandContext extends BaseContext, Loader {
+  readonly interaction: ChatInputCommandInteraction;
+}
+
+export interface ComponentContext extends BaseContext, Loader {
+  readonly interaction: ButtonInteraction | StringSelectMenuInteraction;
+  readonly id: ComponentId;
+}
+
+export interface ModalContext extends BaseContext, Loader {
+  readonly interaction: ModalSubmitInteraction;
+  readonly id: ComponentId;
+}
+
+export interface AutocompleteContext extends BaseContext {
+  readonly interaction: AutocompleteInteraction;
+}
+
+export interface AutocompleteChoice {
+  readonly name: string;
+  readonly value: string | number;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * An option as written in a command module: its canonical name, type and bounds. Descriptions and the
+ * names of choices come from the locale files (see `localize.ts`), so they are not written here.
+ */
+export type OptionSpec = DistributiveOmit<APIApplicationCommandOption, 'description' | 'options' | 'choices'> & {
+  readonly options?: readonly OptionSpec[];
+  readonly choices?: ReadonlyArray<{ readonly value: string | number }>;
+};
+
+export interface CommandSpec
+  extends Omit<RESTPostAPIChatInputApplicationCommandsJSONBody, 'description' | 'options' | 'name'> {
+  readonly name: string;
+  readonly options?: readonly OptionSpec[];
+}
+
+/** One top-level slash command: its definition and its handlers (a module in `commands/`). */
+export interface Command {
+  /** Canonical (en-US) names and the shape; words come from `locales/<locale>/<namespace>.json`. */
+  readonly data: CommandSpec;
+  /** The i18n namespace (the file name in `locales/<locale>/`); defaults to the command name. */
+  readonly namespace?: string;
+  execute(context: CommandContext): Promise<void>;
+  autocomplete?(context: AutocompleteContext): Promise<readonly AutocompleteChoice[]>;
+  /** Buttons and select menus whose custom id starts with this command's name. */
+  component?(context: ComponentContext): Promise<void>;
+  modal?(context: ModalContext): Promise<void>;
+}
+
+/** A command as loaded: its definition completed and localized, ready for Discord. */
+export interface LoadedCommand extends Command {
+  readonly json: RESTPostAPIChatInputApplicationCommandsJSONBody;
+}

@@ -1,0 +1,116 @@
+import {
+  MessageFlags,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type InteractionEditReplyOptions,
+  type InteractionReplyOptions,
+  type ModalSubmitInteraction,
+  type StringSelectMenuInteraction,
+} from 'discord.js';
+import type { ReplyPayload } from '../render/payload.ts';
+
+export type AnswerableInteraction =
+  | ChatInputCommandInteraction
+  | ButtonInteraction
+  | StringSelectMenuInteraction
+  | ModalSubmitInteraction;
+
+/**
+ * Answers one interaction exactly once, whatever path the handler takes: `defer()` when the answer
+ * needs time, `send()` for the answer (reply, edit of the deferred reply, or update of the clicked
+ * message), `fail()` for an error, which is always ephemeral even after a public defer.
+ */
+export class Responder {
+  readonly #interaction: AnswerableInteraction;
+  /** Component clicks update the message they sit on; commands and modals reply. */
+  readonly #updates: boolean;
+  #state: 'fresh' | 'deferred' | 'answered' = 'fresh';
+
+  constructor(interaction: AnswerableInteraction) {
+    this.#interaction = interaction;
+    this.#updates = interaction.isMessageComponent();
+  }
+
+  get answered(): boolean {
+    return this.#state === 'answered';
+  }
+
+  get deferred(): boolean {
+    return this.#state === 'deferred';
+  }
+
+  async defer(options: { ephemeral?: boolean } = {}): Promise<void> {
+    if (this.#state !== 'fresh') return;
+    const interaction = this.#interaction;
+    if (this.#updates && interaction.isMessageComponent()) await interaction.deferUpdate();
+    else await interaction.deferReply(options.ephemeral ? { flags: MessageFlags.Ephemeral } : {});
+    this.#state = 'deferred';
+  }
+
+  async send(payload: ReplyPayload): Promise<void> {
+    const interaction = this.#interaction;
+    if (this.#state === 'fresh') {
+      if (this.#updates && interaction.isMessageComponent() && !payload.ephemeral) {
+        await interaction.update(toEdit(payload));
+      } else {
+        await interaction.reply(toReply(payload));
+      }
+    } else if (this.#state === 'deferred') {
+      await interaction.editReply(toEdit(payload));
+    } else {
+      await interaction.followUp(toReply(payload));
+    }
+    this.#state = 'answered';
+  }
+
+  /** An error reply that only the user sees, in whatever state the interaction is. */
+  async fail(payload: ReplyPayload): Promise<void> {
+    const interaction = this.#interaction;
+    const ephemeral = { ...payload, ephemeral: true };
+    if (this.#state === 'fresh') {
+      await interaction.reply(toReply(ephemeral));
+    } else if (this.#state === 'deferred' && !this.#updates && interaction.ephemeral) {
+      await interaction.editReply(toEdit(payload));
+    } else if (this.#state === 'deferred' && !this.#updates) {
+      // A public "thinking…" would show the error to everyone: remove it and answer privately.
+      await interaction.deleteReply().catch(() => undefined);
+      await interaction.followUp(toReply(ephemeral));
+    } else {
+      await interaction.followUp(toReply(ephemeral));
+    }
+    this.#state = 'answered';
+  }
+}
+
+const NO_MENTIONS = { parse: [] } as const;
+
+function files(payload: ReplyPayload) {
+  return (payload.files ?? []).map((file) => ({
+    attachment: file.data,
+    name: file.name,
+    ...(file.description === undefined ? {} : { description: file.description }),
+  }));
+}
+
+export function toReply(payload: ReplyPayload): InteractionReplyOptions {
+  return {
+    ...(payload.content === undefined ? {} : { content: payload.content }),
+    embeds: [...(payload.embeds ?? [])],
+    components: [...(payload.components ?? [])],
+    files: files(payload),
+    allowedMentions: NO_MENTIONS,
+    ...(payload.ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
+  };
+}
+
+/** Edits replace everything: content, embeds, components and attachments. */
+export function toEdit(payload: ReplyPayload): InteractionEditReplyOptions {
+  return {
+    content: payload.content ?? '',
+    embeds: [...(payload.embeds ?? [])],
+    components: [...(payload.components ?? [])],
+    files: files(payload),
+    attachments: [],
+    allowedMentions: NO_MENTIONS,
+  };
+}

@@ -1,0 +1,34 @@
+/** Chart size: Discord shows 960×480 crisp at scale 1 in both the desktop and mobile clients. */
+export const CHART_WIDTH = 960;
+export const CHART_HEIGHT = 480;
+
+/**
+ * Colours on a solid background close to Discord's dark theme, so a chart reads the same in light and dark
+ * clients. Each data colour means one thing across charts: gold is a price, blue a count of sales, green
+ * wins, red losses.
+ */
+export const Colors = {
+  background: '#2b2d31',
+  plot: '#313338',
+  grid: '#3f4147',
+  axis: '#4e5058',
+  title: '#f2f3f5',
+  text: '#dbdee1',
+  muted: '#949ba4',
+  price: '#f0b232',
+  sales: '#5b8def',
+  mmr: '#a78bfa',
+  wins: '#23a55a',
+  losses: '#f23f43',
+} as const;
+
+export const Fonts = {
+  title: 22,
+  legend: 13,
+  tick: 12,
+  label: 15,
+  annotation: 14,
+  empty: 18,
+} as const;
+
+export const MARGIN = 24;

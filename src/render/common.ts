@@ -1,0 +1,178 @@
+import {
+  ButtonStyle,
+  ComponentType,
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+  type APIEmbedField,
+  type APISelectMenuOption,
+} from 'discord.js';
+import { COMPONENT_LIFETIME_MS, encodeComponentId } from '../discord/component-id.ts';
+import type { Translator } from '../i18n/index.ts';
+import { codePointLength, DiscordLimits, embedLength, safeText, truncate } from './text.ts';
+
+/**
+ * Small pieces every renderer uses: fields cut to Discord's limits, timestamps, numbers, and the
+ * pagination row. Renderers stay pure: the current time comes in as an argument.
+ */
+export type Row = APIActionRowComponent<APIComponentInMessageActionRow>;
+
+/** A field whose name and value are already safe text (escaped where they came from the game). */
+export function field(name: string, value: string, inline = true): APIEmbedField {
+  return {
+    name: truncate(name || '\u200b', DiscordLimits.fieldName),
+    value: truncate(value || '—', DiscordLimits.fieldValue),
+    inline,
+  };
+}
+
+/** A Discord timestamp (`<t:…:R>`), shown in every reader's own time zone and language. */
+export function timestamp(value: string | number | Date | undefined, style: 'R' | 'f' | 'D' | 'd' | 'F' = 'f'): string {
+  if (value === undefined || value === '') return '—';
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : parseTime(value);
+  return Number.isFinite(ms) ? `<t:${Math.floor(ms / 1000)}:${style}>` : '—';
+}
+
+/** RFC 3339, or the `YYYY-MM-DD HH:MM:SS` (UTC) that map and mod records use. */
+export function parseTime(value: string): number {
+  const sqlLike = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/.exec(value);
+  return Date.parse(sqlLike ? `${sqlLike[1]}T${sqlLike[2]}Z` : value);
+}
+
+/** A number in the reader's locale, or a dash when the field was absent. */
+export function num(t: Translator, value: number | undefined, options?: Intl.NumberFormatOptions): string {
+  return value === undefined || !Number.isFinite(value) ? '—' : t.n(value, options);
+}
+
+export function ratio(t: Translator, value: number | undefined): string {
+  return num(t, value, { maximumFractionDigits: 2, minimumFractionDigits: 2 });
+}
+
+export function percent(t: Translator, part: number | undefined, whole: number | undefined): string {
+  if (part === undefined || whole === undefined || whole <= 0) return '—';
+  return t.n(part / whole, { style: 'percent', maximumFractionDigits: 1 });
+}
+
+/** Seconds as `3d 4h`, `5h 12m`, `42m`. */
+export function duration(t: Translator, seconds: number | undefined): string {
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '—';
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3_600);
+  const minutes = Math.floor((seconds % 3_600) / 60);
+  if (days > 0) return t.t('common:duration.dh', { d: t.n(days), h: hours });
+  if (hours > 0) return t.t('common:duration.hm', { h: hours, m: minutes });
+  return t.t('common:duration.m', { m: minutes });
+}
+
+/** A game or user string for an embed: markdown escaped, cut to `max`. */
+export function text(value: string | undefined | null, max: number = DiscordLimits.fieldValue): string {
+  return safeText(value, max);
+}
+
+/**
+ * Keeps an embed within the 6000-character total (and each part within its own limit) by cutting the
+ * description, then dropping trailing fields. Renderers build generously and call this last.
+ */
+export function fit(embed: APIEmbed): APIEmbed {
+  const fitted: APIEmbed = { ...embed };
+  if (fitted.title) fitted.title = truncate(fitted.title, DiscordLimits.embedTitle);
+  if (fitted.description) fitted.description = truncate(fitted.description, DiscordLimits.embedDescription);
+  if (fitted.footer) fitted.footer = { ...fitted.footer, text: truncate(fitted.footer.text, DiscordLimits.footer) };
+  if (fitted.author) fitted.author = { ...fitted.author, name: truncate(fitted.author.name, DiscordLimits.author) };
+  if (fitted.fields) fitted.fields = fitted.fields.slice(0, DiscordLimits.embedFields);
+  let over = embedLength(fitted) - DiscordLimits.embedTotal;
+  if (over > 0 && fitted.description) {
+    const keep = Math.max(0, codePointLength(fitted.description) - over);
+    if (keep > 0) fitted.description = truncate(fitted.description, keep);
+    else delete fitted.description;
+    over = embedLength(fitted) - DiscordLimits.embedTotal;
+  }
+  while (over > 0 && fitted.fields && fitted.fields.length > 0) {
+    fitted.fields = fitted.fields.slice(0, -1);
+    over = embedLength(fitted) - DiscordLimits.embedTotal;
+  }
+  return fitted;
+}
+
+export interface PageControls {
+  readonly command: string;
+  readonly action: string;
+  /** Everything the click needs besides the page (e.g. the player name and season). */
+  readonly args: ReadonlyArray<string | number>;
+  readonly page: number;
+  /** Undefined when the API does not say how many pages there are (then "next" stays on while pages are full). */
+  readonly totalPages?: number | undefined;
+  readonly hasNext: boolean;
+  readonly now: number;
+}
+
+/** Previous / page x of y / next. The page number travels as the last argument of the custom id. */
+export function pageRow(t: Translator, controls: PageControls): Row | undefined {
+  const expires = controls.now + COMPONENT_LIFETIME_MS;
+  const idFor = (page: number) => encodeComponentId(controls.command, controls.action, [...controls.args, page], expires);
+  const previous = idFor(controls.page - 1);
+  const next = idFor(controls.page + 1);
+  const label = encodeComponentId(controls.command, 'page-label', [], expires);
+  if (!previous || !next || !label) return undefined;
+  const buttons: APIButtonComponent[] = [
+    {
+      type: ComponentType.Button,
+      style: ButtonStyle.Secondary,
+      custom_id: previous,
+      label: t.t('common:pages.previous'),
+      disabled: controls.page <= 1,
+    },
+    {
+      type: ComponentType.Button,
+      style: ButtonStyle.Secondary,
+      custom_id: label,
+      label: truncate(
+        controls.totalPages === undefined
+          ? t.t('common:pages.page', { page: t.n(controls.page) })
+          : t.t('common:pages.pageOf', { page: t.n(controls.page), total: t.n(controls.totalPages) }),
+        DiscordLimits.buttonLabel,
+      ),
+      disabled: true,
+    },
+    {
+      type: ComponentType.Button,
+      style: ButtonStyle.Secondary,
+      custom_id: next,
+      label: t.t('common:pages.next'),
+      disabled: !controls.hasNext,
+    },
+  ];
+  return { type: ComponentType.ActionRow, components: buttons };
+}
+
+/** A select menu row (the profile's sections). */
+export function selectRow(
+  customId: string,
+  options: readonly APISelectMenuOption[],
+  placeholder: string,
+): Row {
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      {
+        type: ComponentType.StringSelect,
+        custom_id: customId,
+        placeholder: truncate(placeholder, 150),
+        options: options.slice(0, 25).map((option) => ({
+          ...option,
+          label: truncate(option.label, DiscordLimits.selectOptionLabel),
+          ...(option.description === undefined
+            ? {}
+            : { description: truncate(option.description, DiscordLimits.selectOptionDescription) }),
+        })),
+      },
+    ],
+  };
+}
+
+/** Region ids of the ranked API (2 Asia, 3 Europe, 4 North America); others shown by number. */
+export function regionLabel(t: Translator, region: number | undefined): string {
+  if (region === undefined) return '—';
+  return [2, 3, 4].includes(region) ? t.t(`common:regions.${region}`) : t.t('common:regions.other', { id: region });
+}

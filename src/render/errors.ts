@@ -1,0 +1,50 @@
+import { ApiError, ForbiddenError, LocalRefusalError, RateLimitedError } from '../api/errors.ts';
+import { UserError } from '../discord/user-error.ts';
+import type { Translator } from '../i18n/index.ts';
+import { Colors, type ReplyPayload } from './payload.ts';
+import { truncate } from './text.ts';
+
+/** The ephemeral reply for a failure; `incidentId` is shown (and logged) only for unexpected errors. */
+export function renderError(error: unknown, t: Translator, incidentId: string): ReplyPayload {
+  const { title, description } = describe(error, t, incidentId);
+  return {
+    ephemeral: true,
+    embeds: [{ color: Colors.danger, title: truncate(title, 256), description: truncate(description, 4096) }],
+  };
+}
+
+function describe(error: unknown, t: Translator, incidentId: string): { title: string; description: string } {
+  if (error instanceof UserError) {
+    return { title: t.t('common:errors.title'), description: t.t(error.key, error.vars) };
+  }
+  if (!(error instanceof ApiError)) {
+    return { title: t.t('common:errors.unexpectedTitle'), description: t.t('common:errors.unexpected', { id: incidentId }) };
+  }
+  const title = t.t('common:errors.title');
+  if (error instanceof RateLimitedError) {
+    const seconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+    return { title: t.t('common:errors.busyTitle'), description: t.t('common:errors.busy', { seconds }) };
+  }
+  if (error instanceof LocalRefusalError) {
+    if (error.reason === 'bad_token') return { title, description: t.t('common:errors.badToken') };
+    if (error.reason === 'no_api_key') return { title, description: t.t('common:errors.noApiKey') };
+    return { title, description: t.t('common:errors.invalidInputFields', { fields: error.fields.join(', ') }) };
+  }
+  if (error instanceof ForbiddenError) {
+    return { title, description: t.t(`common:errors.forbidden.${error.reason}`) };
+  }
+  switch (error.kind) {
+    case 'not_found':
+      return { title, description: t.t('common:errors.notFound') };
+    case 'upstream':
+    case 'timeout':
+    case 'invalid_reply':
+      return { title: t.t('common:errors.upstreamTitle'), description: t.t('common:errors.upstream') };
+    case 'bad_request':
+      return { title, description: t.t('common:errors.invalidInput') };
+    case 'unauthorized':
+      return { title, description: t.t('common:errors.unauthorized') };
+    default:
+      return { title, description: t.t('common:errors.invalidInput') };
+  }
+}

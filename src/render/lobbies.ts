@@ -1,0 +1,157 @@
+import type { Lobby, LobbyList } from '../api/schemas/index.ts';
+import type { Translator } from '../i18n/index.ts';
+import { field, fit, num, pageRow, text, timestamp } from './common.ts';
+import { Colors, type ReplyPayload } from './payload.ts';
+
+/**
+ * The region keys of the game's lobby list (a lobby's `regionKey`, the ping list's keys). A lobby in a
+ * key not listed here is still shown, under its raw key.
+ */
+export const LOBBY_REGIONS = ['de-fra', 'us-nj', 'us-ca', 'sgp', 'jb-hnd', 'au-syd', 'brz', 'me-bhn'] as const;
+export type LobbyRegion = (typeof LOBBY_REGIONS)[number];
+
+export function isLobbyRegion(value: string | undefined | null): value is LobbyRegion {
+  return (LOBBY_REGIONS as readonly string[]).includes(value ?? '');
+}
+
+/**
+ * Mode indices of a lobby's `g` option. The spec names none of them; these are the game's own mode
+ * names (proper names, shown as the game shows them). An index not listed is shown by number.
+ */
+export const MODE_NAMES: Readonly<Record<number, string>> = {
+  0: 'Free for All',
+  1: 'Team Deathmatch',
+  2: 'Hardpoint',
+  3: 'Capture the Flag',
+  4: 'Parkour',
+  5: 'Hide & Seek',
+  6: 'Infected',
+  7: 'Race',
+  8: 'Last Man Standing',
+  9: 'Simon Says',
+  10: 'Gun Game',
+  11: 'Prop Hunt',
+  12: 'Boss Hunt',
+  13: 'Classic FFA',
+  14: 'Deposit',
+  15: 'Stalker',
+  16: 'King of the Hill',
+  17: 'One in the Chamber',
+  18: 'Trade',
+  19: 'Kill Confirmed',
+  20: 'Defuse',
+  21: 'Sharp Shooter',
+  22: 'Traitor',
+  23: 'Raid',
+  24: 'Blitz',
+  25: 'Domination',
+  26: 'Squad Deathmatch',
+  27: 'Kranked FFA',
+};
+
+export const LOBBIES_PER_PAGE = 10;
+const MAP_MAX = 40;
+
+export function regionName(t: Translator, key: string): string {
+  return isLobbyRegion(key) ? t.t(`lobbies:regions.${key}`) : text(key, 32);
+}
+
+export function modeName(t: Translator, mode: number | undefined): string {
+  if (mode === undefined) return t.t('common:unknown');
+  return MODE_NAMES[mode] ?? t.t('lobbies:mode', { id: mode });
+}
+
+function fill(lobby: Lobby): number {
+  return lobby.maxPlayers ? (lobby.players ?? 0) / lobby.maxPlayers : 0;
+}
+
+/** Fullest first: most players, then fullest share, then most time left; the id keeps the order stable. */
+export function sortLobbies(lobbies: readonly Lobby[]): Lobby[] {
+  return [...lobbies].sort(
+    (a, b) =>
+      (b.players ?? 0) - (a.players ?? 0) ||
+      fill(b) - fill(a) ||
+      (b.secondsLeft ?? 0) - (a.secondsLeft ?? 0) ||
+      (a.gameId < b.gameId ? -1 : a.gameId > b.gameId ? 1 : 0),
+  );
+}
+
+export interface LobbiesView {
+  readonly data: LobbyList;
+  /** A region key, or undefined for every region. */
+  readonly region: string | undefined;
+  readonly page: number;
+  readonly now: number;
+}
+
+/** The public lobby list: counts, then the fullest lobbies, paged here (the list comes whole). */
+export function renderLobbies(t: Translator, { data, region, page, now }: LobbiesView): ReplyPayload {
+  const shown = region === undefined ? data.games : data.games.filter((lobby) => lobby.regionKey === region);
+  const sorted = sortLobbies(shown);
+  const players = shown.reduce((sum, lobby) => sum + (lobby.players ?? 0), 0);
+  const pages = Math.max(1, Math.ceil(sorted.length / LOBBIES_PER_PAGE));
+  const current = Math.min(Math.max(1, Math.floor(Number.isFinite(page) ? page : 1)), pages);
+  const offset = (current - 1) * LOBBIES_PER_PAGE;
+
+  const lines = sorted.slice(offset, offset + LOBBIES_PER_PAGE).map((lobby) => {
+    const parts = [
+      t.t('lobbies:line', {
+        map: text(lobby.options?.map, MAP_MAX),
+        mode: modeName(t, lobby.options?.mode),
+        players: num(t, lobby.players),
+        max: num(t, lobby.maxPlayers),
+        ends:
+          lobby.secondsLeft === undefined ? '—' : timestamp(now + Math.max(0, lobby.secondsLeft) * 1000, 'R'),
+      }),
+    ];
+    if (region === undefined) parts.push(regionName(t, lobby.regionKey));
+    if (lobby.options?.custom) parts.push(t.t('lobbies:custom'));
+    parts.push(text(lobby.gameId, 32));
+    return parts.join(' · ');
+  });
+
+  const summary = t.t('lobbies:summary', { lobbies: t.n(shown.length), players: t.n(players) });
+  const fields = [];
+  if (region === undefined && data.games.length > 0) {
+    const byRegion = new Map<string, { lobbies: number; players: number }>();
+    for (const lobby of data.games) {
+      const entry = byRegion.get(lobby.regionKey) ?? { lobbies: 0, players: 0 };
+      entry.lobbies += 1;
+      entry.players += lobby.players ?? 0;
+      byRegion.set(lobby.regionKey, entry);
+    }
+    const regionLines = [...byRegion]
+      .sort(([, a], [, b]) => b.players - a.players || b.lobbies - a.lobbies)
+      .map(([key, entry]) =>
+        t.t('lobbies:regionLine', {
+          region: regionName(t, key),
+          lobbies: t.n(entry.lobbies),
+          players: t.n(entry.players),
+        }),
+      );
+    fields.push(field(t.t('lobbies:byRegion'), regionLines.join('\n'), false));
+  }
+
+  const none = t.t(region === undefined ? 'lobbies:none' : 'lobbies:noneInRegion');
+  const embed = fit({
+    color: Colors.info,
+    title:
+      region === undefined ? t.t('lobbies:title') : t.t('lobbies:titleRegion', { region: regionName(t, region) }),
+    description: [summary, '', ...(lines.length > 0 ? lines : [none])].join('\n'),
+    fields,
+    footer: { text: t.t('lobbies:footer') },
+  });
+  const row =
+    pages > 1
+      ? pageRow(t, {
+          command: 'lobbies',
+          action: 'page',
+          args: [region ?? ''],
+          page: current,
+          totalPages: pages,
+          hasNext: current < pages,
+          now,
+        })
+      : undefined;
+  return { embeds: [embed], components: row ? [row] : [] };
+}

@@ -1,0 +1,328 @@
+import type {
+  PlayerInventory,
+  PlayerListings,
+  PlayerMatches,
+  PlayerPosts,
+  PlayerProfile,
+} from '../api/schemas/index.ts';
+import { COMPONENT_LIFETIME_MS, encodeComponentId } from '../discord/component-id.ts';
+import type { Translator } from '../i18n/index.ts';
+import { renderRankedStandingChart } from './chart/ranked-standing.ts';
+import {
+  duration,
+  field,
+  fit,
+  num,
+  pageRow,
+  percent,
+  ratio,
+  regionLabel,
+  selectRow,
+  text,
+  timestamp,
+  type Row,
+} from './common.ts';
+import { Colors, type ReplyPayload } from './payload.ts';
+
+export const PROFILE_SECTIONS = ['overview', 'ranked', 'combat', 'killstreaks', 'classes'] as const;
+export type ProfileSection = (typeof PROFILE_SECTIONS)[number];
+
+export function isProfileSection(value: string | undefined): value is ProfileSection {
+  return (PROFILE_SECTIONS as readonly string[]).includes(value ?? '');
+}
+
+/** Class ids of `class_stats` the game documents nowhere; shown by number when not known here. */
+const CLASS_NAMES: Readonly<Record<string, string>> = {
+  '0': 'Triggerman',
+  '1': 'Hunter',
+  '2': 'Run N Gun',
+  '3': 'Spray N Pray',
+  '4': 'Vince',
+  '5': 'Detective',
+  '6': 'Marksman',
+  '7': 'Rocketeer',
+  '8': 'Agent',
+  '9': 'Runner',
+  '10': 'Bowman',
+  '11': 'Commando',
+  '12': 'Trooper',
+  '13': 'Infiltrator',
+};
+
+function profileColor(profile: PlayerProfile): number {
+  if (profile.hacker_tagged) return Colors.danger;
+  if (profile.premium) return Colors.gold;
+  if (profile.verified) return Colors.info;
+  return Colors.brand;
+}
+
+function badges(t: Translator, profile: PlayerProfile): string {
+  const marks: string[] = [];
+  if (profile.verified) marks.push(`✅ ${t.t('player:profile.verified')}`);
+  if (profile.premium) marks.push(`⭐ ${t.t('player:profile.premium')}`);
+  if (profile.kpd) marks.push(`🛡️ ${t.t('player:profile.kpd')}`);
+  if (profile.hacker_tagged) marks.push(`⚠️ ${t.t('player:profile.hacker')}`);
+  return marks.join(' · ');
+}
+
+function sectionFields(t: Translator, profile: PlayerProfile, section: ProfileSection) {
+  const p = profile;
+  switch (section) {
+    case 'overview':
+      return [
+        field(t.t('player:profile.level'), num(t, p.level)),
+        field(t.t('player:profile.score'), num(t, p.score)),
+        field(t.t('player:profile.kr'), num(t, p.kr)),
+        field(t.t('player:profile.clan'), p.clan ? text(p.clan, 100) : t.t('common:none')),
+        field(t.t('player:profile.games'), num(t, p.games)),
+        field(t.t('player:profile.winRate'), percent(t, p.wins, p.games)),
+        field(t.t('player:profile.kdr'), ratio(t, p.kdr)),
+        field(t.t('player:profile.timePlayed'), duration(t, p.time_played)),
+        field(t.t('player:profile.followers'), `${num(t, p.followers)} / ${num(t, p.following)}`),
+        field(t.t('player:profile.junk'), ratio(t, p.junk)),
+        field(t.t('player:profile.inventory'), num(t, p.inventory)),
+        field(t.t('player:profile.created'), timestamp(p.created_at, 'D')),
+      ];
+    case 'ranked':
+      return (p.ranked ?? []).map((r) =>
+        field(
+          regionLabel(t, r.region),
+          t.t('player:profile.rankedLine', {
+            mmr: num(t, r.mmr),
+            wins: num(t, r.wins),
+            losses: num(t, r.losses),
+            kd: ratio(t, r.kills !== undefined && r.deaths ? r.kills / r.deaths : undefined),
+            time: duration(t, r.time_played),
+          }),
+          false,
+        ),
+      );
+    case 'combat':
+      return [
+        field(t.t('player:profile.kills'), num(t, p.kills)),
+        field(t.t('player:profile.deaths'), num(t, p.deaths)),
+        field(t.t('player:profile.kdr'), ratio(t, p.kdr)),
+        field(t.t('player:profile.kpg'), ratio(t, p.kpg)),
+        field(t.t('player:profile.spk'), ratio(t, p.spk)),
+        field(t.t('player:profile.assists'), num(t, p.assists)),
+        field(t.t('player:profile.accuracy'), percent(t, p.hits, p.shots)),
+        field(t.t('player:profile.headshots'), num(t, p.headshots)),
+        field(t.t('player:profile.legshots'), num(t, p.legshots)),
+        field(t.t('player:profile.wallbangs'), num(t, p.wallbangs)),
+        field(t.t('player:profile.melees'), num(t, p.melees)),
+        field(t.t('player:profile.beatdowns'), num(t, p.beatdowns)),
+        field(t.t('player:profile.bullseyes'), num(t, p.bullseyes)),
+      ];
+    case 'killstreaks':
+      return [
+        field(t.t('player:profile.nukes'), num(t, p.nukes)),
+        field(t.t('player:profile.airdrops'), num(t, p.airdrops)),
+        field(t.t('player:profile.airdropsStolen'), num(t, p.airdrops_stolen)),
+        field(t.t('player:profile.slimes'), num(t, p.slimes)),
+        field(t.t('player:profile.juggernauts'), num(t, p.juggernauts)),
+        field(t.t('player:profile.juggernautsKilled'), num(t, p.juggernauts_killed)),
+        field(t.t('player:profile.warmachines'), num(t, p.warmachines)),
+      ];
+    case 'classes':
+      return Object.entries(p.class_stats ?? {})
+        .sort(([, a], [, b]) => b - a)
+        .map(([id, score]) =>
+          field(CLASS_NAMES[id] ?? t.t('player:profile.classId', { id: text(id, 20) }), num(t, score)),
+        );
+  }
+}
+
+export interface ProfileView {
+  readonly profile: PlayerProfile;
+  readonly section: ProfileSection;
+  readonly now: number;
+}
+
+/** The profile, one section at a time, with a menu to switch sections (and the ranked chart). */
+export function renderProfile(t: Translator, { profile, section, now }: ProfileView): ReplyPayload {
+  const fields = sectionFields(t, profile, section);
+  const description = [badges(t, profile), fields.length === 0 ? t.t(`player:profile.empty.${section}`) : '']
+    .filter(Boolean)
+    .join('\n');
+  const embed = fit({
+    color: profileColor(profile),
+    title: text(profile.player_name, 200),
+    ...(description ? { description } : {}),
+    fields,
+    footer: { text: `${t.t(`player:sections.${section}`)} · ${t.t('player:profile.id', { id: profile.player_id })}` },
+  });
+
+  const files: Array<{ name: string; data: Buffer; description: string }> = [];
+  if (section === 'ranked' && (profile.ranked ?? []).length > 0) {
+    const chart = renderRankedStandingChart({
+      title: t.t('player:profile.rankedChartTitle', { name: profile.player_name }),
+      regions: (profile.ranked ?? []).map((r) => ({
+        label: regionLabel(t, r.region),
+        mmr: r.mmr ?? 0,
+        wins: r.wins ?? 0,
+        losses: r.losses ?? 0,
+      })),
+      locale: t.locale,
+      labels: {
+        mmr: t.t('player:profile.mmr'),
+        wins: t.t('player:profile.wins'),
+        losses: t.t('player:profile.losses'),
+        none: t.t('player:profile.empty.ranked'),
+      },
+    });
+    files.push({ name: 'ranked.png', data: chart.png, description: chart.altText });
+    embed.image = { url: 'attachment://ranked.png' };
+  }
+
+  const components: Row[] = [];
+  const menuId = encodeComponentId('player', 'section', [profile.player_name], now + COMPONENT_LIFETIME_MS);
+  if (menuId) {
+    components.push(
+      selectRow(
+        menuId,
+        PROFILE_SECTIONS.map((value) => ({
+          label: t.t(`player:sections.${value}`),
+          value,
+          default: value === section,
+        })),
+        t.t('player:sections.placeholder'),
+      ),
+    );
+  }
+  return { embeds: [embed], components, files };
+}
+
+function resultMark(victory: number | undefined): string {
+  if (victory === 1) return '🟩';
+  if (victory === 0) return '🟥';
+  if (victory === -1) return '⬜';
+  return '▫️';
+}
+
+export interface PageView<T> {
+  readonly name: string;
+  readonly data: T;
+  readonly page: number;
+  readonly now: number;
+}
+
+export function renderMatches(
+  t: Translator,
+  { name, data, page, now, season }: PageView<PlayerMatches> & { readonly season: number | undefined },
+): ReplyPayload {
+  const lines = data.matches.map((m) => {
+    const result = t.t(`player:matches.result.${m.victory === 1 ? 'win' : m.victory === -1 ? 'draw' : 'loss'}`);
+    return t.t('player:matches.line', {
+      mark: resultMark(m.victory),
+      result,
+      id: m.match_id,
+      kills: num(t, m.kills),
+      deaths: num(t, m.deaths),
+      score: num(t, m.score),
+      region: regionLabel(t, m.region),
+      when: timestamp(m.date, 'R'),
+    });
+  });
+  const perPage = data.per_page ?? 10;
+  const embed = fit({
+    color: Colors.info,
+    title: t.t('player:matches.title', { name: text(name, 100) }),
+    description: lines.length > 0 ? lines.join('\n') : t.t('player:matches.none'),
+    footer: { text: season ? t.t('common:season', { season }) : t.t('player:matches.allSeasons') },
+  });
+  const row = pageRow(t, {
+    command: 'player',
+    action: 'matches',
+    args: [name, season ?? 0],
+    page,
+    hasNext: data.matches.length >= perPage,
+    now,
+  });
+  return { embeds: [embed], components: row ? [row] : [] };
+}
+
+export function renderListings(
+  t: Translator,
+  { name, data, page, now }: PageView<PlayerListings>,
+  skinName: (index: number) => string | undefined,
+): ReplyPayload {
+  const lines = data.listings.map((l) =>
+    t.t('player:listings.line', {
+      skin: text(l.skin_index === undefined ? '?' : (skinName(l.skin_index) ?? `#${l.skin_index}`), 100),
+      price: num(t, l.price),
+      when: timestamp(l.listed_at, 'R'),
+    }),
+  );
+  const embed = fit({
+    color: Colors.gold,
+    title: t.t('player:listings.title', { name: text(name, 100) }),
+    description: lines.length > 0 ? lines.join('\n') : t.t('player:listings.none'),
+  });
+  const row = pageRow(t, {
+    command: 'player',
+    action: 'listings',
+    args: [name],
+    page,
+    hasNext: data.listings.length >= (data.per_page ?? 10),
+    now,
+  });
+  return { embeds: [embed], components: row ? [row] : [] };
+}
+
+export function renderPosts(t: Translator, { name, data, page, now }: PageView<PlayerPosts>): ReplyPayload {
+  // Discord does not render timestamps in field names: the date goes into the value.
+  const fields = data.posts.map((post) =>
+    field(
+      t.t('player:posts.meta', { votes: num(t, post.votes), comments: num(t, post.comment_count) }),
+      `${text(post.text, 900)}\n${timestamp(post.date, 'R')}`,
+      false,
+    ),
+  );
+  const embed = fit({
+    color: Colors.neutral,
+    title: t.t('player:posts.title', { name: text(name, 100) }),
+    ...(fields.length > 0 ? { fields } : { description: t.t('player:posts.none') }),
+  });
+  const row = pageRow(t, {
+    command: 'player',
+    action: 'posts',
+    args: [name],
+    page,
+    hasNext: data.posts.length >= (data.per_page ?? 10),
+    now,
+  });
+  return { embeds: [embed], components: row ? [row] : [] };
+}
+
+const INVENTORY_LINES = 40;
+
+export function renderInventory(
+  t: Translator,
+  name: string,
+  items: PlayerInventory,
+  skinName: (index: number) => string | undefined,
+): ReplyPayload {
+  const sorted = [...items].sort((a, b) => (b.count ?? 0) - (a.count ?? 0));
+  const total = sorted.reduce((sum, item) => sum + (item.count ?? 0), 0);
+  const lines = sorted
+    .slice(0, INVENTORY_LINES)
+    .map((item) =>
+      t.t('player:inventory.line', {
+        skin: text(skinName(item.skin_index) ?? `#${item.skin_index}`, 100),
+        count: num(t, item.count),
+      }),
+    );
+  if (sorted.length > INVENTORY_LINES) {
+    lines.push(t.t('player:inventory.more', { count: t.n(sorted.length - INVENTORY_LINES) }));
+  }
+  return {
+    embeds: [
+      fit({
+        color: Colors.gold,
+        title: t.t('player:inventory.title', { name: text(name, 100) }),
+        description: lines.length > 0 ? lines.join('\n') : t.t('player:inventory.none'),
+        footer: { text: t.t('player:inventory.footer', { kinds: t.n(sorted.length), total: t.n(total) }) },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,20 @@
+export { startSandbox } from './server.ts';
+export type { IssueTokenOptions, Sandbox, SandboxOptions, SandboxUrls } from './server.ts';
+export type { Fault, FaultController } from './faults.ts';
+export type { RequestLog, RequestLogEntry } from './request-log.ts';
+export type { PathMatch } from './paths.ts';
+export type { SandboxKeys } from './keys.ts';
+export type { Role, TokenClaims } from './jwt.ts';
+export type { WindowRule } from './rate-limit.ts';
+export type { Latencies } from './context.ts';
+export type * from './world.ts';
+export {
+  CURRENT_SEASON,
+  FIRST_MARKET_ID,
+  FIRST_MATCH_ID,
+  PREVIOUS_SEASON,
+  RAID_MAP_IDS,
+  RANKED_REGIONS,
+  TURF_MAP_IDS,
+} from './world.ts';
+export { TURF_EPOCH_MS, TURF_SEASON_DAYS } from './turf.ts';

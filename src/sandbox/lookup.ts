@@ -1,0 +1,222 @@
+import { RARITY_BASE_PRICE } from './names.ts';
+import {
+  PLACEMENT_MATCHES,
+  compareText,
+  type Clan,
+  type CommunityMap,
+  type Listing,
+  type Match,
+  type Mod,
+  type Player,
+  type Post,
+  type RankedRecord,
+  type World,
+} from './world.ts';
+
+export interface InventoryItem {
+  readonly skin_index: number;
+  readonly count: number;
+}
+
+function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+/** Lookups and figures derived from the world once, so replies stay cheap. */
+export class WorldIndex {
+  readonly #playersByName: Map<string, Player>;
+  readonly #playersById: Map<number, Player>;
+  readonly #clansByName: Map<string, Clan>;
+  readonly #clansById: Map<number, Clan>;
+  readonly #mapsByName: Map<string, CommunityMap>;
+  readonly #mapsById: Map<number, CommunityMap>;
+  readonly #modsByName: Map<string, Mod>;
+  readonly #matchesById: Map<string, Match>;
+  readonly #matchesByPlayer: Map<number, Match[]>;
+  readonly #rankedBoards: Map<string, RankedRecord[]>;
+  readonly #rankedByPlayer: Map<number, RankedRecord[]>;
+  readonly #followers: Map<number, number[]>;
+  readonly #postsByPlayer: Map<number, Post[]>;
+  readonly #postsById: Map<number, Post>;
+  readonly #listingsBySeller: Map<number, Listing[]>;
+  readonly #inventories: Map<number, InventoryItem[]>;
+  readonly #clanScores: Map<number, number>;
+  readonly #clanRanks: Map<number, number>;
+
+  constructor(readonly world: World) {
+    this.#playersByName = new Map(world.players.map((p) => [p.name, p]));
+    this.#playersById = new Map(world.players.map((p) => [p.id, p]));
+    this.#clansByName = new Map(world.clans.map((c) => [c.name, c]));
+    this.#clansById = new Map(world.clans.map((c) => [c.id, c]));
+    this.#mapsByName = new Map(world.maps.map((m) => [m.name.toLowerCase(), m]));
+    this.#mapsById = new Map(world.maps.map((m) => [m.id, m]));
+    this.#modsByName = new Map(world.mods.map((m) => [m.name, m]));
+    this.#matchesById = new Map(world.matches.map((m) => [m.id, m]));
+
+    this.#matchesByPlayer = new Map();
+    for (let i = world.matches.length - 1; i >= 0; i--) {
+      const match = world.matches[i];
+      if (!match) continue;
+      for (const p of match.participants) {
+        const list = this.#matchesByPlayer.get(p.playerId);
+        if (list) list.push(match);
+        else this.#matchesByPlayer.set(p.playerId, [match]);
+      }
+    }
+
+    const eligible = world.ranked.filter((r) => r.matches >= PLACEMENT_MATCHES);
+    this.#rankedBoards = groupBy(eligible, (r) => `${r.season}:${r.region}`);
+    for (const board of this.#rankedBoards.values())
+      board.sort((a, b) => b.mmr - a.mmr || a.playerId - b.playerId);
+    this.#rankedByPlayer = groupBy(eligible, (r) => r.playerId);
+
+    this.#followers = new Map();
+    for (const player of world.players) {
+      for (const followed of player.follows) {
+        const list = this.#followers.get(followed);
+        if (list) list.push(player.id);
+        else this.#followers.set(followed, [player.id]);
+      }
+    }
+
+    this.#postsByPlayer = groupBy([...world.posts].reverse(), (p) => p.playerId);
+    this.#postsById = new Map(world.posts.map((p) => [p.id, p]));
+
+    const listings = world.market.flatMap((m) => m.listings);
+    this.#listingsBySeller = groupBy(
+      [...listings].sort((a, b) => b.listedAtMs - a.listedAtMs || compareText(b.marketId, a.marketId)),
+      (l) => l.sellerId,
+    );
+    const listedCount = new Map<string, number>();
+    for (const listing of listings) {
+      const key = `${listing.sellerId}:${listing.skinIndex}`;
+      listedCount.set(key, (listedCount.get(key) ?? 0) + 1);
+    }
+    this.#inventories = new Map();
+    for (const skinMarket of world.market) {
+      for (const holder of skinMarket.holders) {
+        const count = holder.count - (listedCount.get(`${holder.playerId}:${skinMarket.skinIndex}`) ?? 0);
+        if (count <= 0) continue;
+        const list = this.#inventories.get(holder.playerId);
+        const item = { skin_index: skinMarket.skinIndex, count };
+        if (list) list.push(item);
+        else this.#inventories.set(holder.playerId, [item]);
+      }
+    }
+
+    this.#clanScores = new Map(
+      world.clans.map((clan) => [
+        clan.id,
+        clan.members.reduce((sum, m) => sum + (this.#playersById.get(m.playerId)?.stats.score ?? 0), 0),
+      ]),
+    );
+    const byScore = [...world.clans].sort(
+      (a, b) => (this.#clanScores.get(b.id) ?? 0) - (this.#clanScores.get(a.id) ?? 0) || a.id - b.id,
+    );
+    this.#clanRanks = new Map(byScore.map((clan, index) => [clan.id, index + 1]));
+  }
+
+  player(name: string): Player | undefined {
+    return this.#playersByName.get(name);
+  }
+
+  playerById(id: number): Player | undefined {
+    return this.#playersById.get(id);
+  }
+
+  clan(name: string): Clan | undefined {
+    return this.#clansByName.get(name);
+  }
+
+  clanById(id: number): Clan | undefined {
+    return this.#clansById.get(id);
+  }
+
+  clanOf(player: Player): Clan | undefined {
+    return player.clanId === null ? undefined : this.#clansById.get(player.clanId);
+  }
+
+  /** Case-insensitive; hidden (restricted or deleted) maps are not found. */
+  map(name: string): CommunityMap | undefined {
+    const map = this.#mapsByName.get(name.toLowerCase());
+    return map?.hidden === null ? map : undefined;
+  }
+
+  mapById(id: number): CommunityMap | undefined {
+    const map = this.#mapsById.get(id);
+    return map?.hidden === null ? map : undefined;
+  }
+
+  /** Deleted mods are not found. */
+  mod(name: string): Mod | undefined {
+    const mod = this.#modsByName.get(name);
+    return mod && !mod.deleted ? mod : undefined;
+  }
+
+  match(id: string): Match | undefined {
+    return this.#matchesById.get(id);
+  }
+
+  /** Newest first. */
+  matchesOf(playerId: number): readonly Match[] {
+    return this.#matchesByPlayer.get(playerId) ?? [];
+  }
+
+  /** Players with enough placement matches, mmr descending. */
+  rankedBoard(season: number, region: number): readonly RankedRecord[] {
+    return this.#rankedBoards.get(`${season}:${region}`) ?? [];
+  }
+
+  /** The player's records with enough placement matches. */
+  rankedOf(playerId: number, season?: number): readonly RankedRecord[] {
+    const records = this.#rankedByPlayer.get(playerId) ?? [];
+    return season === undefined ? records : records.filter((r) => r.season === season);
+  }
+
+  followersOf(playerId: number): readonly number[] {
+    return this.#followers.get(playerId) ?? [];
+  }
+
+  /** Newest first. */
+  postsOf(playerId: number): readonly Post[] {
+    return this.#postsByPlayer.get(playerId) ?? [];
+  }
+
+  post(id: number): Post | undefined {
+    return this.#postsById.get(id);
+  }
+
+  /** Newest first. */
+  listingsOf(playerId: number): readonly Listing[] {
+    return this.#listingsBySeller.get(playerId) ?? [];
+  }
+
+  /** What the player holds and has not listed, by skin index. */
+  inventoryOf(playerId: number): readonly InventoryItem[] {
+    return this.#inventories.get(playerId) ?? [];
+  }
+
+  inventoryValue(playerId: number): number {
+    let total = 0;
+    for (const item of this.inventoryOf(playerId)) {
+      const rarity = this.world.skins[item.skin_index]?.rarity ?? 0;
+      total += (RARITY_BASE_PRICE[rarity] ?? 0) * item.count;
+    }
+    return total;
+  }
+
+  clanScore(clanId: number): number {
+    return this.#clanScores.get(clanId) ?? 0;
+  }
+
+  clanRank(clanId: number): number {
+    return this.#clanRanks.get(clanId) ?? 0;
+  }
+}

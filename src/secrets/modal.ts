@@ -1,0 +1,76 @@
+import {
+  ComponentType,
+  TextInputStyle,
+  type APIModalInteractionResponseCallbackData,
+  type ModalSubmitInteraction,
+} from 'discord.js';
+import type { CommandContext } from '../discord/command.ts';
+import type { Responder } from '../discord/responder.ts';
+
+/**
+ * Asking for a secret (a developer key, an access token) through a modal: the value never appears in
+ * a slash command's options, which Discord shows in the channel and keeps in the command's history.
+ */
+export const SECRET_INPUT_ID = 'secret';
+
+export interface SecretPrompt {
+  /** The modal's custom id (`encodeComponentId`), which routes the submission back to the command. */
+  readonly customId: string;
+  /** At most 45 characters. */
+  readonly title: string;
+  /** At most 45 characters. */
+  readonly label: string;
+  /** At most 100 characters. */
+  readonly description?: string;
+  readonly placeholder?: string;
+  readonly minLength: number;
+  readonly maxLength: number;
+}
+
+const cut = (value: string, max: number) => ([...value].length <= max ? value : `${[...value].slice(0, max - 1).join('')}…`);
+
+export function secretModal(prompt: SecretPrompt): APIModalInteractionResponseCallbackData {
+  return {
+    custom_id: prompt.customId,
+    title: cut(prompt.title, 45),
+    components: [
+      {
+        type: ComponentType.Label,
+        label: cut(prompt.label, 45),
+        ...(prompt.description === undefined ? {} : { description: cut(prompt.description, 100) }),
+        component: {
+          type: ComponentType.TextInput,
+          custom_id: SECRET_INPUT_ID,
+          style: prompt.maxLength > 200 ? TextInputStyle.Paragraph : TextInputStyle.Short,
+          min_length: prompt.minLength,
+          max_length: prompt.maxLength,
+          required: true,
+          ...(prompt.placeholder === undefined ? {} : { placeholder: cut(prompt.placeholder, 100) }),
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * Shows the modal as the interaction's first response (so nothing may be deferred before it). The
+ * router requires every handler to answer through its {@link Responder}, which has no modal method;
+ * the modal is an answer, so the responder is told so.
+ */
+export async function askForSecret(ctx: CommandContext, prompt: SecretPrompt): Promise<void> {
+  await ctx.interaction.showModal(secretModal(prompt));
+  markAnswered(ctx.responder);
+}
+
+function markAnswered(responder: Responder): void {
+  Object.defineProperty(responder, 'answered', { value: true, configurable: true });
+}
+
+/** The submitted secret, trimmed; an empty string when the field is missing. */
+export function submittedSecret(interaction: ModalSubmitInteraction): string {
+  try {
+    return interaction.fields.getTextInputValue(SECRET_INPUT_ID).trim();
+  } catch {
+    return '';
+  }
+}

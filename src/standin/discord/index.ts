@@ -1,0 +1,23 @@
+export { startDiscordStandin, defaultStandinToken, defaultApplicationId } from './server.ts';
+export { commandNamePattern } from './commands.ts';
+export type {
+  AttachmentRecord,
+  AutocompleteOptions,
+  Channel,
+  ChannelFailure,
+  ComponentOptions,
+  DiscordStandin,
+  DiscordStandinOptions,
+  Guild,
+  InteractionCallbackRecord,
+  InteractionUserOptions,
+  InvokeCommandOptions,
+  MessageKind,
+  MessageRecord,
+  ModalSubmitOptions,
+  PendingInteraction,
+  RequestMatch,
+  RequestRecord,
+  Role,
+  User,
+} from './types.ts';

@@ -1,0 +1,306 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseBody, readRaw } from './body.ts';
+import { CommandStore } from './commands.ts';
+import { Intent } from './constants.ts';
+import { RestError, httpStatusText } from './errors.ts';
+import { Gateway } from './gateway.ts';
+import { InteractionHub } from './interactions.ts';
+import { snapshot } from './messages.ts';
+import { GlobalRateLimit } from './rate-limit.ts';
+import { buildRoutes, redactPath, type Reply } from './rest.ts';
+import { World } from './state.ts';
+import type { DiscordStandin, DiscordStandinOptions, RequestMatch, RequestRecord } from './types.ts';
+
+/** The token the stand-in accepts unless told otherwise: fake, and shaped like a real one. */
+export const defaultStandinToken = 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GStand.in-fake-token-not-a-secret';
+export const defaultApplicationId = '1100000000000000001';
+
+interface Fault {
+  match: RequestMatch;
+  status: number;
+  remaining: number;
+}
+
+/** Starts the REST API and the gateway on one ephemeral port on 127.0.0.1. */
+export async function startDiscordStandin(options: DiscordStandinOptions = {}): Promise<DiscordStandin> {
+  const token = options.token ?? defaultStandinToken;
+  const applicationId = options.applicationId ?? defaultApplicationId;
+  const botUserId = options.botUserId ?? applicationId;
+  const latencyMs = Math.max(0, options.latencyMs ?? 0);
+  let baseUrl = '';
+  let gatewayUrl = '';
+  const world = new World({ applicationId, botUserId, baseUrl: () => baseUrl });
+  const server = createServer();
+  const gateway = new Gateway(server, { world, token, shardCount: 1, gatewayUrl: () => gatewayUrl });
+  const commands = new CommandStore(applicationId);
+  const hub = new InteractionHub({
+    world,
+    gateway,
+    commands,
+    timeoutMs: options.interactionTimeoutMs ?? 3000,
+  });
+  const routes = buildRoutes({ world, commands, hub, gateway, gatewayUrl: () => gatewayUrl });
+  const limiter = options.globalRateLimit
+    ? new GlobalRateLimit(options.globalRateLimit.perSecond, () => world.now())
+    : null;
+  const faults: Fault[] = [];
+  const log: RequestRecord[] = [];
+  const sleepers = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
+  let closing: Promise<void> | null = null;
+
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const sleeper = {
+        wake: () => {
+          clearTimeout(sleeper.timer);
+          sleepers.delete(sleeper);
+          resolve();
+        },
+        timer: setTimeout(() => sleeper.wake(), ms),
+      };
+      sleepers.add(sleeper);
+    });
+
+  const takeFault = (method: string, path: string): number | undefined => {
+    const fault = faults.find(
+      (f) =>
+        (f.match.method === undefined || f.match.method.toUpperCase() === method) && f.match.path.test(path),
+    );
+    if (!fault) return undefined;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) faults.splice(faults.indexOf(fault), 1);
+    return fault.status;
+  };
+
+  const send = (
+    res: ServerResponse,
+    record: RequestRecord | null,
+    reply: Reply,
+    headers: Record<string, string> = {},
+  ): void => {
+    if (record) {
+      record.status = reply.status;
+      const body = reply.body;
+      record.code =
+        reply.status >= 400 &&
+        typeof body === 'object' &&
+        body !== null &&
+        'code' in body &&
+        typeof body.code === 'number'
+          ? body.code
+          : null;
+    }
+    if (res.destroyed) return;
+    if (reply.status === 204 || reply.body === undefined) {
+      res.writeHead(reply.status, headers).end();
+      return;
+    }
+    const text = JSON.stringify(reply.body);
+    res.writeHead(reply.status, {
+      ...headers,
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(text)),
+    });
+    res.end(text);
+  };
+
+  const sendError = (res: ServerResponse, record: RequestRecord | null, error: RestError): void =>
+    send(res, record, { status: error.status, body: error.body() }, { ...error.headers });
+
+  const serveAttachment = (path: string, res: ServerResponse): void => {
+    const [, , , attachmentId] = path.split('/');
+    for (const message of world.messages.values()) {
+      const attachment = message.attachments.find((a) => a.id === attachmentId);
+      if (attachment) {
+        res.writeHead(200, {
+          'Content-Type': attachment.contentType ?? 'application/octet-stream',
+          'Content-Length': String(attachment.bytes.length),
+        });
+        res.end(attachment.bytes);
+        return;
+      }
+    }
+    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found');
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const at = world.now();
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (method === 'GET' && url.pathname.startsWith('/attachments/')) {
+      serveAttachment(url.pathname, res);
+      return;
+    }
+    const match = /^\/api\/v(\d+)(\/.*)$/.exec(url.pathname);
+    const path = match?.[2] ?? url.pathname;
+    const record: RequestRecord = {
+      method,
+      path: redactPath(path.split('/').map(safeDecode).join('/')),
+      query: url.search.slice(1),
+      status: 0,
+      at,
+      code: null,
+    };
+    log.push(record);
+    let raw: Buffer;
+    try {
+      raw = await readRaw(req);
+    } catch (error) {
+      sendError(res, record, error instanceof RestError ? error : new RestError(400, 0, '400: Bad Request'));
+      return;
+    }
+    if (latencyMs > 0) await sleep(latencyMs);
+    if (closing) {
+      req.socket.destroy();
+      return;
+    }
+    const fault = takeFault(method, path);
+    if (fault === 0) {
+      // A TCP reset, so the client sees ECONNRESET: what @discordjs/rest retries as a network fault.
+      req.socket.resetAndDestroy();
+      return;
+    }
+    if (fault !== undefined) {
+      sendError(
+        res,
+        record,
+        new RestError(fault, 0, `${fault}: ${httpStatusText(fault)}`, faultExtras(fault)),
+      );
+      return;
+    }
+    if (!match) {
+      sendError(res, record, new RestError(404, 0, '404: Not Found'));
+      return;
+    }
+    if (match[1] !== '10') {
+      sendError(res, record, new RestError(400, 50041));
+      return;
+    }
+    const candidates = routes.filter((r) => r.pattern.test(path));
+    const route = candidates.find((r) => r.method === method);
+    if (!route) {
+      const error =
+        candidates.length === 0
+          ? new RestError(404, 0, '404: Not Found')
+          : new RestError(405, 0, '405: Method Not Allowed');
+      sendError(res, record, error);
+      return;
+    }
+    try {
+      if (route.auth) {
+        if (req.headers.authorization !== `Bot ${token}`) throw new RestError(401, 0, '401: Unauthorized');
+        limiter?.take();
+      }
+      const body = parseBody(raw, req.headers['content-type']);
+      const groups = route.pattern.exec(path)?.groups ?? {};
+      const params = Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, safeDecode(v)]));
+      send(res, record, route.handler({ params, query: url.searchParams, body }));
+    } catch (error) {
+      if (error instanceof RestError) {
+        sendError(res, record, error);
+        return;
+      }
+      const detail = error instanceof Error ? error.message : String(error);
+      send(res, record, {
+        status: 500,
+        body: { message: '500: Internal Server Error', code: 0, standin_error: detail },
+      });
+    }
+  };
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => void handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
+  gatewayUrl = `ws://127.0.0.1:${port}`;
+
+  return {
+    restUrl: `${baseUrl}/api`,
+    gatewayUrl,
+    token,
+    applicationId,
+    botUserId,
+    addGuild(g = {}) {
+      const guild = world.addGuild(g);
+      gateway.dispatch(guild.id, 'GUILD_CREATE', world.apiGuildCreate(guild), Intent.Guilds);
+      return {
+        id: guild.id,
+        name: guild.name,
+        preferredLocale: guild.preferredLocale,
+        ownerId: guild.ownerId,
+      };
+    },
+    addChannel(guildId, c = {}) {
+      const channel = world.addChannel(guildId, c);
+      gateway.dispatch(guildId, 'CHANNEL_CREATE', world.apiChannel(channel), Intent.Guilds);
+      return { id: channel.id, guildId: channel.guildId, name: channel.name, type: channel.type };
+    },
+    addRole(guildId, r = {}) {
+      const role = world.addRole(guildId, r);
+      gateway.dispatch(
+        guildId,
+        'GUILD_ROLE_CREATE',
+        { guild_id: guildId, role: world.apiRole(role) },
+        Intent.Guilds,
+      );
+      return { id: role.id, guildId, name: role.name, permissions: role.permissions };
+    },
+    setBotPermissions(guildId, channelId, perms) {
+      const channel = world.setBotPermissions(guildId, channelId, perms);
+      gateway.dispatch(guildId, 'CHANNEL_UPDATE', world.apiChannel(channel), Intent.Guilds);
+    },
+    failChannel(channelId, error) {
+      if (error) world.channelFailures.set(channelId, { ...error });
+      else world.channelFailures.delete(channelId);
+    },
+    failNext(match, status, times = 1) {
+      if (!Number.isInteger(status) || (status !== 0 && (status < 400 || status > 599))) {
+        throw new Error('failNext: status must be 0 (connection reset) or 400..599');
+      }
+      faults.push({ match, status, remaining: Math.max(1, times) });
+    },
+    invokeCommand: (i) => hub.invokeCommand(i),
+    clickButton: (message, customId, opts) => hub.clickButton(message, customId, opts),
+    selectMenu: (message, customId, values, opts) => hub.selectMenu(message, customId, values, opts),
+    autocomplete: (i) => hub.autocomplete(i),
+    submitModal: (customId, fields, opts) => hub.submitModal(customId, fields, opts),
+    requestReconnect: () => gateway.requestReconnect(),
+    commands: { global: () => commands.list(null), guild: (guildId) => commands.list(guildId) },
+    messages: (channelId) => world.listMessages(channelId).map(snapshot),
+    requests: () => log.map((r) => ({ ...r })),
+    close() {
+      closing ??= (async () => {
+        for (const sleeper of [...sleepers]) sleeper.wake();
+        hub.close();
+        await gateway.close();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}
+
+function faultExtras(status: number): { headers?: Record<string, string>; extra?: Record<string, unknown> } {
+  if (status !== 429) return {};
+  return {
+    headers: { 'Retry-After': '1', 'X-RateLimit-Scope': 'user' },
+    extra: { retry_after: 1, global: false },
+  };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

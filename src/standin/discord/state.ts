@@ -1,0 +1,625 @@
+import { performance } from 'node:perf_hooks';
+import { ChannelType, MessageType, PermissionFlagsBits, PermissionsBitField } from 'discord.js';
+import type { ChannelFailure, MessageRecord, User } from './types.ts';
+import { nextSnowflake, snowflakeTime } from './snowflake.ts';
+
+const flags = PermissionFlagsBits;
+
+export const allPermissions: bigint = PermissionsBitField.All;
+
+/** What @everyone may do in a fresh Discord server. */
+export const defaultEveryonePermissions: bigint =
+  flags.ViewChannel |
+  flags.CreateInstantInvite |
+  flags.ChangeNickname |
+  flags.SendMessages |
+  flags.SendMessagesInThreads |
+  flags.CreatePublicThreads |
+  flags.CreatePrivateThreads |
+  flags.EmbedLinks |
+  flags.AttachFiles |
+  flags.AddReactions |
+  flags.UseExternalEmojis |
+  flags.UseExternalStickers |
+  flags.ReadMessageHistory |
+  flags.UseApplicationCommands |
+  flags.Connect |
+  flags.Speak |
+  flags.UseVAD |
+  flags.Stream |
+  flags.SendVoiceMessages |
+  flags.SendPolls |
+  flags.UseExternalApps;
+
+/** The bot's managed role, as an invite link asking for these permissions would create it. */
+export const defaultBotRolePermissions: bigint =
+  flags.ViewChannel |
+  flags.SendMessages |
+  flags.EmbedLinks |
+  flags.AttachFiles |
+  flags.ReadMessageHistory |
+  flags.UseExternalEmojis |
+  flags.AddReactions;
+
+/** What an app may do in a DM with a user. */
+export const dmPermissions: bigint =
+  flags.ViewChannel |
+  flags.SendMessages |
+  flags.EmbedLinks |
+  flags.AttachFiles |
+  flags.ReadMessageHistory |
+  flags.AddReactions |
+  flags.UseExternalEmojis |
+  flags.UseExternalStickers |
+  flags.UseApplicationCommands;
+
+export interface UserState extends User {
+  discriminator: string;
+}
+
+export interface Overwrite {
+  id: string;
+  type: 0 | 1;
+  allow: bigint;
+  deny: bigint;
+}
+
+export interface ChannelState {
+  id: string;
+  guildId: string | null;
+  name: string;
+  type: number;
+  position: number;
+  overwrites: Map<string, Overwrite>;
+  /** The user of a DM channel. */
+  recipientId: string | null;
+  lastMessageId: string | null;
+}
+
+export interface RoleState {
+  id: string;
+  guildId: string;
+  name: string;
+  permissions: bigint;
+  position: number;
+  managedBotId: string | null;
+}
+
+export interface MemberState {
+  userId: string;
+  roles: string[];
+  joinedAt: string;
+}
+
+export interface GuildState {
+  id: string;
+  name: string;
+  preferredLocale: string;
+  ownerId: string;
+  botRoleId: string;
+  channels: Map<string, ChannelState>;
+  roles: Map<string, RoleState>;
+  members: Map<string, MemberState>;
+}
+
+/** Who and what created an interaction reply, for the message's `interaction_metadata`. */
+export interface MessageInteractionMeta {
+  interactionId: string;
+  interactionType: number;
+  userId: string;
+  commandName: string | null;
+  commandType: number | null;
+  guildId: string | null;
+}
+
+export interface WorldIdentity {
+  applicationId: string;
+  botUserId: string;
+  /** http://127.0.0.1:PORT, known once the server listens. */
+  baseUrl(): string;
+}
+
+/** The stand-in's Discord: guilds, channels, roles, users and messages, and their API shapes. */
+export class World {
+  readonly startedAt = performance.now();
+  readonly startedWall = Date.now();
+  readonly guilds = new Map<string, GuildState>();
+  readonly channels = new Map<string, ChannelState>();
+  readonly users = new Map<string, UserState>();
+  readonly messages = new Map<string, MessageRecord>();
+  readonly messageInteractions = new Map<string, MessageInteractionMeta>();
+  readonly channelFailures = new Map<string, ChannelFailure>();
+  readonly #dmChannels = new Map<string, string>();
+  readonly identity: WorldIdentity;
+
+  constructor(identity: WorldIdentity) {
+    this.identity = identity;
+    this.users.set(identity.botUserId, {
+      id: identity.botUserId,
+      username: 'killfeed',
+      globalName: null,
+      avatar: null,
+      bot: true,
+      discriminator: '0000',
+    });
+  }
+
+  /** ms since the stand-in started. */
+  now(): number {
+    return performance.now() - this.startedAt;
+  }
+
+  bot(): UserState {
+    const bot = this.users.get(this.identity.botUserId);
+    if (!bot) throw new Error('the bot user is missing');
+    return bot;
+  }
+
+  ensureUser(partial: Partial<User> = {}): UserState {
+    const id = partial.id ?? '200000000000000001';
+    const existing = this.users.get(id);
+    if (existing) {
+      Object.assign(existing, definedOnly(partial));
+      return existing;
+    }
+    const user: UserState = {
+      id,
+      username: partial.username ?? `user${id.slice(-4)}`,
+      globalName: partial.globalName ?? null,
+      avatar: partial.avatar ?? null,
+      bot: partial.bot ?? false,
+      discriminator: '0',
+    };
+    this.users.set(id, user);
+    return user;
+  }
+
+  addGuild(g: { id?: string; name?: string; preferredLocale?: string; ownerId?: string }): GuildState {
+    const id = g.id ?? nextSnowflake();
+    if (this.guilds.has(id)) throw new Error(`guild ${id} already exists`);
+    const ownerId = g.ownerId ?? '300000000000000001';
+    const owner = this.users.get(ownerId) ?? this.ensureUser({ id: ownerId, username: 'guild-owner' });
+    const botRoleId = nextSnowflake();
+    const guild: GuildState = {
+      id,
+      name: g.name ?? 'Test Server',
+      preferredLocale: g.preferredLocale ?? 'en-US',
+      ownerId: owner.id,
+      botRoleId,
+      channels: new Map(),
+      roles: new Map(),
+      members: new Map(),
+    };
+    guild.roles.set(id, {
+      id,
+      guildId: id,
+      name: '@everyone',
+      permissions: defaultEveryonePermissions,
+      position: 0,
+      managedBotId: null,
+    });
+    guild.roles.set(botRoleId, {
+      id: botRoleId,
+      guildId: id,
+      name: this.bot().username,
+      permissions: defaultBotRolePermissions,
+      position: 1,
+      managedBotId: this.identity.botUserId,
+    });
+    const joinedAt = new Date().toISOString();
+    guild.members.set(this.identity.botUserId, {
+      userId: this.identity.botUserId,
+      roles: [botRoleId],
+      joinedAt,
+    });
+    guild.members.set(owner.id, { userId: owner.id, roles: [], joinedAt });
+    this.guilds.set(id, guild);
+    return guild;
+  }
+
+  guild(guildId: string): GuildState {
+    const guild = this.guilds.get(guildId);
+    if (!guild) throw new Error(`unknown guild ${guildId}: add it with addGuild first`);
+    return guild;
+  }
+
+  addChannel(guildId: string, c: { id?: string; name?: string; type?: number }): ChannelState {
+    const guild = this.guild(guildId);
+    const id = c.id ?? nextSnowflake();
+    if (this.channels.has(id)) throw new Error(`channel ${id} already exists`);
+    const channel: ChannelState = {
+      id,
+      guildId,
+      name: c.name ?? `channel-${guild.channels.size + 1}`,
+      type: c.type ?? ChannelType.GuildText,
+      position: guild.channels.size,
+      overwrites: new Map(),
+      recipientId: null,
+      lastMessageId: null,
+    };
+    guild.channels.set(id, channel);
+    this.channels.set(id, channel);
+    return channel;
+  }
+
+  addRole(guildId: string, r: { id?: string; name?: string; permissions?: bigint }): RoleState {
+    const guild = this.guild(guildId);
+    const id = r.id ?? nextSnowflake();
+    if (guild.roles.has(id)) throw new Error(`role ${id} already exists`);
+    const role: RoleState = {
+      id,
+      guildId,
+      name: r.name ?? `role-${guild.roles.size}`,
+      permissions: r.permissions ?? 0n,
+      position: guild.roles.size,
+      managedBotId: null,
+    };
+    guild.roles.set(id, role);
+    return role;
+  }
+
+  /** A member overwrite that leaves the bot exactly `perms` in the channel (unless it is an administrator). */
+  setBotPermissions(guildId: string, channelId: string, perms: bigint): ChannelState {
+    const guild = this.guild(guildId);
+    const channel = guild.channels.get(channelId);
+    if (!channel) throw new Error(`unknown channel ${channelId} in guild ${guildId}`);
+    const botId = this.identity.botUserId;
+    channel.overwrites.set(botId, { id: botId, type: 1, allow: perms, deny: allPermissions & ~perms });
+    return channel;
+  }
+
+  ensureMember(guild: GuildState, userId: string, roles?: readonly string[]): MemberState {
+    let member = guild.members.get(userId);
+    if (!member) {
+      member = { userId, roles: [], joinedAt: new Date().toISOString() };
+      guild.members.set(userId, member);
+    }
+    if (roles) {
+      for (const role of roles) {
+        if (!guild.roles.has(role)) throw new Error(`unknown role ${role} in guild ${guild.id}`);
+      }
+      member.roles = [...roles];
+    }
+    return member;
+  }
+
+  dmChannelFor(userId: string): ChannelState {
+    const existing = this.#dmChannels.get(userId);
+    const known = existing === undefined ? undefined : this.channels.get(existing);
+    if (known) return known;
+    const channel: ChannelState = {
+      id: nextSnowflake(),
+      guildId: null,
+      name: '',
+      type: ChannelType.DM,
+      position: 0,
+      overwrites: new Map(),
+      recipientId: userId,
+      lastMessageId: null,
+    };
+    this.channels.set(channel.id, channel);
+    this.#dmChannels.set(userId, channel.id);
+    return channel;
+  }
+
+  /** Guild-wide permissions, as Discord computes them (owner and Administrator get everything). */
+  basePermissions(guild: GuildState, userId: string): bigint {
+    if (userId === guild.ownerId) return allPermissions;
+    let perms = guild.roles.get(guild.id)?.permissions ?? 0n;
+    for (const roleId of guild.members.get(userId)?.roles ?? []) {
+      perms |= guild.roles.get(roleId)?.permissions ?? 0n;
+    }
+    return (perms & flags.Administrator) !== 0n ? allPermissions : perms;
+  }
+
+  /** Channel permissions: base, then @everyone, role and member overwrites, in Discord's order. */
+  channelPermissions(channel: ChannelState, userId: string): bigint {
+    if (channel.guildId === null) return dmPermissions;
+    const guild = this.guild(channel.guildId);
+    const base = this.basePermissions(guild, userId);
+    if (base === allPermissions) return base;
+    let perms = base;
+    const everyone = channel.overwrites.get(guild.id);
+    if (everyone) perms = (perms & ~everyone.deny) | everyone.allow;
+    let allow = 0n;
+    let deny = 0n;
+    for (const roleId of guild.members.get(userId)?.roles ?? []) {
+      const overwrite = channel.overwrites.get(roleId);
+      if (overwrite?.type === 0) {
+        allow |= overwrite.allow;
+        deny |= overwrite.deny;
+      }
+    }
+    perms = (perms & ~deny) | allow;
+    const member = channel.overwrites.get(userId);
+    if (member?.type === 1) perms = (perms & ~member.deny) | member.allow;
+    return perms;
+  }
+
+  channelFor(channelId: string): ChannelState | undefined {
+    return this.channels.get(channelId);
+  }
+
+  insertMessage(message: MessageRecord): void {
+    this.messages.set(message.id, message);
+    const channel = this.channels.get(message.channelId);
+    if (channel) channel.lastMessageId = message.id;
+  }
+
+  deleteMessage(id: string): void {
+    this.messages.delete(id);
+  }
+
+  listMessages(channelId?: string): MessageRecord[] {
+    const all = [...this.messages.values()];
+    return channelId === undefined ? all : all.filter((m) => m.channelId === channelId);
+  }
+
+  attachmentUrl(channelId: string, attachmentId: string, filename: string): string {
+    return `${this.identity.baseUrl()}/attachments/${channelId}/${attachmentId}/${encodeURIComponent(filename)}`;
+  }
+
+  // --- API shapes -----------------------------------------------------------------------------
+
+  apiUser(user: UserState): Record<string, unknown> {
+    return {
+      id: user.id,
+      username: user.username,
+      discriminator: user.discriminator,
+      global_name: user.globalName,
+      avatar: user.avatar,
+      ...(user.bot ? { bot: true } : {}),
+      public_flags: 0,
+      flags: 0,
+      banner: null,
+      accent_color: null,
+      avatar_decoration_data: null,
+      collectibles: null,
+      primary_guild: null,
+    };
+  }
+
+  apiRole(role: RoleState): Record<string, unknown> {
+    return {
+      id: role.id,
+      name: role.name,
+      description: null,
+      color: 0,
+      colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+      hoist: false,
+      icon: null,
+      unicode_emoji: null,
+      position: role.position,
+      permissions: role.permissions.toString(),
+      managed: role.managedBotId !== null,
+      mentionable: false,
+      flags: 0,
+      ...(role.managedBotId === null ? {} : { tags: { bot_id: role.managedBotId } }),
+    };
+  }
+
+  apiChannel(channel: ChannelState): Record<string, unknown> {
+    if (channel.guildId === null) {
+      const recipient = channel.recipientId === null ? undefined : this.users.get(channel.recipientId);
+      return {
+        id: channel.id,
+        type: channel.type,
+        last_message_id: channel.lastMessageId,
+        flags: 0,
+        recipients: recipient ? [this.apiUser(recipient)] : [],
+      };
+    }
+    return {
+      id: channel.id,
+      type: channel.type,
+      guild_id: channel.guildId,
+      name: channel.name,
+      position: channel.position,
+      flags: 0,
+      parent_id: null,
+      topic: null,
+      nsfw: false,
+      last_message_id: channel.lastMessageId,
+      rate_limit_per_user: 0,
+      permission_overwrites: [...channel.overwrites.values()].map((o) => ({
+        id: o.id,
+        type: o.type,
+        allow: o.allow.toString(),
+        deny: o.deny.toString(),
+      })),
+    };
+  }
+
+  apiMember(guild: GuildState, member: MemberState): Record<string, unknown> {
+    const user = this.users.get(member.userId) ?? this.ensureUser({ id: member.userId });
+    return {
+      user: this.apiUser(user),
+      nick: null,
+      avatar: null,
+      banner: null,
+      roles: member.roles.filter((r) => r !== guild.id),
+      joined_at: member.joinedAt,
+      premium_since: null,
+      deaf: false,
+      mute: false,
+      flags: 0,
+      pending: false,
+      communication_disabled_until: null,
+    };
+  }
+
+  apiGuild(guild: GuildState): Record<string, unknown> {
+    return {
+      id: guild.id,
+      name: guild.name,
+      icon: null,
+      icon_hash: null,
+      splash: null,
+      discovery_splash: null,
+      owner_id: guild.ownerId,
+      afk_channel_id: null,
+      afk_timeout: 300,
+      widget_enabled: false,
+      widget_channel_id: null,
+      verification_level: 0,
+      default_message_notifications: 0,
+      explicit_content_filter: 0,
+      roles: [...guild.roles.values()].map((r) => this.apiRole(r)),
+      emojis: [],
+      features: [],
+      mfa_level: 0,
+      application_id: null,
+      system_channel_id: null,
+      system_channel_flags: 0,
+      rules_channel_id: null,
+      max_presences: null,
+      max_members: 500000,
+      vanity_url_code: null,
+      description: null,
+      banner: null,
+      premium_tier: 0,
+      premium_subscription_count: 0,
+      preferred_locale: guild.preferredLocale,
+      public_updates_channel_id: null,
+      max_video_channel_users: 25,
+      max_stage_video_channel_users: 50,
+      nsfw_level: 0,
+      stickers: [],
+      premium_progress_bar_enabled: false,
+      safety_alerts_channel_id: null,
+      incidents_data: null,
+    };
+  }
+
+  /** The GUILD_CREATE payload: the guild plus its channels, members and the gateway-only fields. */
+  apiGuildCreate(guild: GuildState): Record<string, unknown> {
+    return {
+      ...this.apiGuild(guild),
+      joined_at: guild.members.get(this.identity.botUserId)?.joinedAt ?? new Date().toISOString(),
+      large: false,
+      unavailable: false,
+      member_count: guild.members.size,
+      voice_states: [],
+      members: [...guild.members.values()].map((m) => this.apiMember(guild, m)),
+      channels: [...guild.channels.values()].map((c) => this.apiChannel(c)),
+      threads: [],
+      presences: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+      soundboard_sounds: [],
+      lazy: true,
+      application_command_counts: {},
+    };
+  }
+
+  apiAttachment(message: MessageRecord, index: number): Record<string, unknown> {
+    const attachment = message.attachments[index];
+    if (!attachment) throw new Error('attachment index out of range');
+    const size = pngSize(attachment.bytes);
+    return {
+      id: attachment.id,
+      filename: attachment.filename,
+      size: attachment.size,
+      url: attachment.url,
+      proxy_url: attachment.url,
+      ...(attachment.contentType === null ? {} : { content_type: attachment.contentType }),
+      ...(attachment.description === null ? {} : { description: attachment.description }),
+      ...(size ? { width: size.width, height: size.height } : {}),
+      ...((message.flags & 64) !== 0 ? { ephemeral: true } : {}),
+    };
+  }
+
+  apiMessage(message: MessageRecord): Record<string, unknown> {
+    const meta = this.messageInteractions.get(message.id);
+    const author = this.bot();
+    const metaUser = meta ? this.users.get(meta.userId) : undefined;
+    const edited =
+      message.editedAt === null ? null : new Date(this.startedWall + message.editedAt).toISOString();
+    return {
+      id: message.id,
+      type: messageType(message, meta),
+      channel_id: message.channelId,
+      author: this.apiUser(author),
+      content: message.content,
+      timestamp: new Date(snowflakeTime(message.id)).toISOString(),
+      edited_timestamp: edited,
+      tts: message.tts,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      attachments: message.attachments.map((_, i) => this.apiAttachment(message, i)),
+      embeds: message.embeds.map((e) => this.#apiEmbed(message, e)),
+      pinned: false,
+      flags: message.flags,
+      components: message.components,
+      ...(message.nonce === null ? {} : { nonce: message.nonce }),
+      ...(message.messageReference ? { message_reference: message.messageReference } : {}),
+      ...(meta && metaUser
+        ? {
+            webhook_id: this.identity.applicationId,
+            application_id: this.identity.applicationId,
+            interaction_metadata: {
+              id: meta.interactionId,
+              type: meta.interactionType,
+              user: this.apiUser(metaUser),
+              authorizing_integration_owners: { '0': meta.guildId ?? '0' },
+              ...(meta.commandName === null ? {} : { name: meta.commandName }),
+              ...(meta.commandType === null ? {} : { command_type: meta.commandType }),
+            },
+            interaction: {
+              id: meta.interactionId,
+              type: meta.interactionType,
+              name: meta.commandName ?? '',
+              user: this.apiUser(metaUser),
+            },
+          }
+        : {}),
+    };
+  }
+
+  /** Discord's rendering of an embed: type rich, attachment:// links resolved to the uploaded file. */
+  #apiEmbed(message: MessageRecord, embed: object): Record<string, unknown> {
+    const resolve = (value: unknown): unknown => {
+      if (!isRecord(value) || typeof value.url !== 'string' || !value.url.startsWith('attachment://'))
+        return value;
+      const name = value.url.slice('attachment://'.length);
+      const attachment = message.attachments.find((a) => a.filename === name);
+      if (!attachment) return value;
+      const size = pngSize(attachment.bytes);
+      return {
+        ...value,
+        url: attachment.url,
+        proxy_url: attachment.url,
+        ...(size ? { width: size.width, height: size.height } : {}),
+      };
+    };
+    const out: Record<string, unknown> = { type: 'rich', ...embed };
+    for (const key of ['image', 'thumbnail']) {
+      if (key in out) out[key] = resolve(out[key]);
+    }
+    return out;
+  }
+}
+
+function messageType(message: MessageRecord, meta: MessageInteractionMeta | undefined): number {
+  if (meta?.commandType === 1 && message.kind === 'reply') return MessageType.ChatInputCommand;
+  if (meta?.commandType !== undefined && meta.commandType !== null && message.kind === 'reply') {
+    return MessageType.ContextMenuCommand;
+  }
+  return message.messageReference ? MessageType.Reply : MessageType.Default;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Width and height from a PNG's IHDR chunk, or null when the bytes are not a PNG. */
+export function pngSize(bytes: Buffer): { width: number; height: number } | null {
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length < 24 || signature.some((b, i) => bytes[i] !== b)) return null;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}

@@ -1,0 +1,243 @@
+import { logFor } from '../log/index.ts';
+import {
+  createMemoryBackend,
+  createPostgresBackend,
+  createRedisBackend,
+  createSqliteBackend,
+  decode,
+  encode,
+  isLive,
+  type Backend,
+  type StoreKind,
+} from './backends.ts';
+
+export type { StoreKind } from './backends.ts';
+
+/**
+ * A set of keyed JSON values, one namespace of a {@link Store}. Every method is async and may reject with
+ * the backend's error. Values go through `JSON.stringify`: store plain data (no `undefined`, `Date`
+ * becomes a string, `bigint` throws). `ttlMs` is a lifetime in milliseconds; an expired entry is absent
+ * for every method, including `add`.
+ */
+export interface Namespace<T = unknown> {
+  readonly name: string;
+  get(key: string): Promise<T | undefined>;
+  set(key: string, value: T, ttlMs?: number): Promise<void>;
+  /** True when an entry was removed (an expired entry that was not purged yet may count). */
+  delete(key: string): Promise<boolean>;
+  has(key: string): Promise<boolean>;
+  /**
+   * Sets the entry only when it is absent (or expired), atomically across every process sharing the
+   * store: of concurrent callers exactly one gets `true`. For leases and de-duplication.
+   */
+  add(key: string, value: T, ttlMs?: number): Promise<boolean>;
+  /** Every live entry of this namespace, in no particular order; entries changed meanwhile may or may not appear. */
+  entries(): AsyncIterableIterator<[key: string, value: T]>;
+}
+
+/** Storage opened by {@link createStore}; the only gateway to Keyv in this project. */
+export interface Store {
+  readonly kind: StoreKind;
+  /** The namespace `name` (lowercase letters, digits and dashes); cheap, call it as often as needed. */
+  namespace<T = unknown>(name: string): Namespace<T>;
+  /** Deletes expired entries now (SQL and memory keep them until purged; Redis expires keys itself); how many it deleted. */
+  purgeExpired(): Promise<number>;
+  /** Closes the connection; every later call rejects. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /**
+   * Prepended to every namespace name, so that several bots or test runs can share one server;
+   * `[a-z0-9-]*`, best ended with `-`.
+   */
+  readonly prefix?: string;
+  /** How long connecting to Redis or PostgreSQL may take at start-up. Default 5000. */
+  readonly connectTimeoutMs?: number;
+  /** How often expired entries are purged in the background; 0 turns it off. Default 10 minutes. */
+  readonly purgeIntervalMs?: number;
+}
+
+/** The store cannot be opened or used as asked. Its message never holds the URL's password. */
+export class StoreError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
+
+/** Physical keys must fit the `VARCHAR(255)` key column of the SQL backends. */
+export const MAX_KEY_LENGTH = 255;
+const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const PREFIX = /^[a-z0-9-]{0,64}$/;
+
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = 'redacted';
+    return parsed.href;
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, '//');
+  }
+}
+
+function ttlOf(ttlMs: number | undefined): number | undefined {
+  if (ttlMs === undefined) return undefined;
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw new RangeError('ttlMs must be a positive number of milliseconds');
+  }
+  return Math.ceil(ttlMs);
+}
+
+function checkValue(value: unknown): void {
+  if (value === undefined) throw new TypeError('a stored value cannot be undefined; use delete()');
+}
+
+class KeyvNamespace<T> implements Namespace<T> {
+  readonly #backend: Backend;
+  readonly #physical: string;
+  readonly #open: () => void;
+
+  constructor(
+    readonly name: string,
+    physical: string,
+    backend: Backend,
+    open: () => void,
+  ) {
+    this.#physical = physical;
+    this.#backend = backend;
+    this.#open = open;
+  }
+
+  #key(key: string): string {
+    this.#open();
+    if (typeof key !== 'string' || key === '') throw new TypeError('a store key must be a non-empty string');
+    const physical = `${this.#physical}:${key}`;
+    if (physical.length > MAX_KEY_LENGTH) {
+      throw new RangeError(`a store key may hold at most ${MAX_KEY_LENGTH} characters with its namespace`);
+    }
+    return physical;
+  }
+
+  async #live(key: string): Promise<{ value?: unknown } | undefined> {
+    const raw = await this.#backend.read(this.#key(key));
+    if (raw === undefined) return undefined;
+    const entry = decode(raw);
+    return isLive(entry, Date.now()) ? entry : undefined;
+  }
+
+  async get(key: string): Promise<T | undefined> {
+    return (await this.#live(key))?.value as T | undefined;
+  }
+
+  async set(key: string, value: T, ttlMs?: number): Promise<void> {
+    const physical = this.#key(key);
+    checkValue(value);
+    await this.#backend.keyv.set(physical, value, ttlOf(ttlMs));
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return this.#backend.keyv.delete(this.#key(key));
+  }
+
+  async has(key: string): Promise<boolean> {
+    return (await this.#live(key)) !== undefined;
+  }
+
+  async add(key: string, value: T, ttlMs?: number): Promise<boolean> {
+    const physical = this.#key(key);
+    checkValue(value);
+    const ttl = ttlOf(ttlMs);
+    const now = Date.now();
+    const raw = encode(ttl === undefined ? { value } : { value, expires: now + ttl });
+    return this.#backend.add(physical, raw, ttl, now);
+  }
+
+  async *entries(): AsyncIterableIterator<[key: string, value: T]> {
+    this.#open();
+    for await (const [key, raw] of this.#backend.scan(this.#physical)) {
+      if (raw === undefined) continue;
+      const entry = decode(raw);
+      if (isLive(entry, Date.now())) yield [key, entry.value as T];
+    }
+  }
+}
+
+async function openBackend(url: string, connectTimeoutMs: number): Promise<Backend> {
+  const scheme = /^([a-z]+):\/\//.exec(url)?.[1];
+  switch (scheme) {
+    case 'memory':
+      return createMemoryBackend();
+    case 'sqlite':
+      if (url.length === 'sqlite://'.length) throw new StoreError('a sqlite:// store URL needs a file path');
+      return createSqliteBackend(url);
+    case 'redis':
+    case 'rediss':
+      return createRedisBackend(url, connectTimeoutMs);
+    case 'postgres':
+    case 'postgresql':
+      return createPostgresBackend(url, connectTimeoutMs);
+    default:
+      throw new StoreError(
+        'unsupported store URL: use sqlite://, redis://, rediss://, postgres://, postgresql:// or memory://',
+      );
+  }
+}
+
+/**
+ * Opens the store a URL names: `sqlite://relative/path.sqlite` or `sqlite:///absolute/path.sqlite` (the
+ * folder is created), `redis://` or `rediss://`, `postgres://` or `postgresql://`, and `memory://` (one
+ * process, nothing kept; for tests). Connects before resolving, so that a wrong URL fails at start-up.
+ */
+export async function createStore(url: string, options: StoreOptions = {}): Promise<Store> {
+  const prefix = options.prefix ?? '';
+  if (!PREFIX.test(prefix)) throw new StoreError('a store prefix may hold only a-z, 0-9 and -, up to 64');
+  let backend: Backend;
+  try {
+    backend = await openBackend(url, options.connectTimeoutMs ?? 5_000);
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreError(`cannot open the store at ${withoutPassword(url)}: ${reason}`, { cause: error });
+  }
+
+  const log = logFor('store');
+  let closed = false;
+  const open = () => {
+    if (closed) throw new StoreError('the store is closed');
+  };
+  const purgeExpired = async () => {
+    open();
+    return backend.purge(prefix, Date.now());
+  };
+  const interval = options.purgeIntervalMs ?? 10 * 60_000;
+  const timer =
+    interval > 0
+      ? setInterval(() => {
+          purgeExpired().then(
+            (removed) => {
+              if (removed > 0) log.debug({ removed }, 'purged expired entries');
+            },
+            (error: unknown) => log.warn({ err: error }, 'purging expired entries failed'),
+          );
+        }, interval).unref()
+      : undefined;
+
+  return {
+    kind: backend.kind,
+    namespace<T = unknown>(name: string): Namespace<T> {
+      if (!NAME.test(name)) {
+        throw new StoreError(`invalid namespace name: use a-z, 0-9 and -, starting with a letter or digit`);
+      }
+      return new KeyvNamespace<T>(name, `${prefix}${name}`, backend, open);
+    },
+    purgeExpired,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(timer);
+      await backend.close();
+    },
+  };
+}

@@ -1,0 +1,399 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KeyvPostgres } from '@keyv/postgres';
+import { configureLog } from '../../src/log/index.ts';
+import { createPostgresBackend } from '../../src/store/backends.ts';
+import {
+  createStore,
+  MAX_KEY_LENGTH,
+  StoreError,
+  type Namespace,
+  type Store,
+} from '../../src/store/index.ts';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const RUN = `t${randomBytes(4).toString('hex')}-`;
+
+const dir = mkdtempSync(join(tmpdir(), 'killfeed-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function reachable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.setTimeout(1_000);
+    const done = (up: boolean) => {
+      socket.destroy();
+      resolve(up);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
+}
+
+async function collect<T>(namespace: Namespace<T>): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
+  for await (const [key, value] of namespace.entries()) found.set(key, value);
+  return found;
+}
+
+interface Backend {
+  readonly label: string;
+  readonly url: string;
+  /** Keeps data across close and reopen. */
+  readonly durable: boolean;
+  /** Needs purgeExpired to remove expired rows (Redis expires keys itself). */
+  readonly purges: boolean;
+}
+
+function contract(backend: Backend): void {
+  describe(`${backend.label} store`, () => {
+    let store: Store;
+    const used = new Set<string>();
+    const ns = <T = unknown>(name: string): Namespace<T> => {
+      used.add(name);
+      return store.namespace<T>(name);
+    };
+
+    beforeAll(async () => {
+      store = await createStore(backend.url, { prefix: RUN, purgeIntervalMs: 0 });
+    });
+
+    afterAll(async () => {
+      for (const name of used) {
+        const namespace = store.namespace(name);
+        for await (const [key] of namespace.entries()) await namespace.delete(key);
+      }
+      await store.purgeExpired();
+      await store.close();
+    });
+
+    it('round-trips JSON values', async () => {
+      const values = ns('roundtrip');
+      const samples: [string, unknown][] = [
+        ['object', { a: 1, b: [true, null, 'x'], c: { d: 'é ✓ 🎯' } }],
+        ['array', [1, 2, 3]],
+        ['colon-string', ':starts with a colon'],
+        ['number', 12.5],
+        ['zero', 0],
+        ['false', false],
+        ['null', null],
+        ['empty-string', ''],
+      ];
+      for (const [key, value] of samples) await values.set(key, value);
+      for (const [key, value] of samples) {
+        expect(await values.get(key)).toEqual(value);
+        expect(await values.has(key)).toBe(true);
+      }
+    });
+
+    it('answers undefined and false for a missing key', async () => {
+      const values = ns('missing');
+      expect(await values.get('nothing')).toBeUndefined();
+      expect(await values.has('nothing')).toBe(false);
+      expect(await values.delete('nothing')).toBe(false);
+    });
+
+    it('overwrites on set and forgets on delete', async () => {
+      const values = ns('overwrite');
+      await values.set('k', { v: 1 });
+      await values.set('k', { v: 2 });
+      expect(await values.get('k')).toEqual({ v: 2 });
+      expect(await values.delete('k')).toBe(true);
+      expect(await values.get('k')).toBeUndefined();
+      expect(await values.has('k')).toBe(false);
+    });
+
+    it('keeps namespaces apart, also when one name starts another', async () => {
+      const [a, b, c] = [ns('sub'), ns('sub-x'), ns('subs')];
+      await a.set('k', 'a');
+      await b.set('k', 'b');
+      await c.set('k', 'c');
+      await a.set('sub:k', 'prefixed');
+      expect([await a.get('k'), await b.get('k'), await c.get('k')]).toEqual(['a', 'b', 'c']);
+      expect(await a.get('sub:k')).toBe('prefixed');
+      expect(await collect(a)).toEqual(
+        new Map([
+          ['k', 'a'],
+          ['sub:k', 'prefixed'],
+        ]),
+      );
+      expect(await collect(b)).toEqual(new Map([['k', 'b']]));
+      await b.delete('k');
+      expect(await a.get('k')).toBe('a');
+    });
+
+    it('lists every live entry of a namespace, past one page, with awkward keys', async () => {
+      const values = ns('listing');
+      const expected = new Map<string, number>();
+      for (let i = 0; i < 230; i += 1) expected.set(`guild:${i}:channel_%${i}`, i);
+      await Promise.all([...expected].map(([key, value]) => values.set(key, value)));
+      await values.set('expiring', -1, 1);
+      await ns('listing-other').set('elsewhere', 1);
+      await sleep(20);
+      expect(await collect(values)).toEqual(expected);
+    });
+
+    it('allows deleting entries while listing them', async () => {
+      const values = ns('delete-while-listing');
+      await Promise.all(Array.from({ length: 60 }, (_, i) => values.set(`k${i}`, i)));
+      const seen: string[] = [];
+      for await (const [key] of values.entries()) {
+        seen.push(key);
+        await values.delete(key);
+      }
+      expect(seen.sort()).toEqual(Array.from({ length: 60 }, (_, i) => `k${i}`).sort());
+      expect(await collect(values)).toEqual(new Map());
+    });
+
+    it('expires entries after their TTL', async () => {
+      const values = ns('ttl');
+      await values.set('short', 'gone soon', 30);
+      await values.set('long', 'stays', 60_000);
+      await values.set('forever', 'stays');
+      expect(await values.get('short')).toBe('gone soon');
+      await sleep(80);
+      expect(await values.get('short')).toBeUndefined();
+      expect(await values.has('short')).toBe(false);
+      expect(await values.get('long')).toBe('stays');
+      expect(await collect(values)).toEqual(
+        new Map([
+          ['long', 'stays'],
+          ['forever', 'stays'],
+        ]),
+      );
+    });
+
+    it('drops the TTL when an entry is set again without one', async () => {
+      const values = ns('ttl-reset');
+      await values.set('k', 1, 30);
+      await values.set('k', 2);
+      await sleep(80);
+      expect(await values.get('k')).toBe(2);
+    });
+
+    it('adds only when the key is absent', async () => {
+      const values = ns('add');
+      expect(await values.add('k', 'first')).toBe(true);
+      expect(await values.add('k', 'second')).toBe(false);
+      expect(await values.get('k')).toBe('first');
+      await values.set('k', 'overwritten');
+      expect(await values.add('k', 'third')).toBe(false);
+      await values.delete('k');
+      expect(await values.add('k', 'fourth')).toBe(true);
+      expect(await values.get('k')).toBe('fourth');
+    });
+
+    it('adds over an expired entry, and add honours its own TTL', async () => {
+      const values = ns('add-ttl');
+      expect(await values.add('lease', 'owner-1', 30)).toBe(true);
+      expect(await values.add('lease', 'owner-2', 30)).toBe(false);
+      await sleep(80);
+      expect(await values.add('lease', 'owner-3', 60_000)).toBe(true);
+      expect(await values.get('lease')).toBe('owner-3');
+      await values.set('plain', 'x', 30);
+      await sleep(80);
+      expect(await values.add('plain', 'y')).toBe(true);
+      expect(await values.get('plain')).toBe('y');
+    });
+
+    it('lets exactly one of 20 concurrent callers add, also over an expired entry', async () => {
+      const values = ns('add-race');
+      for (const key of ['fresh', 'expired']) {
+        if (key === 'expired') {
+          await values.set(key, 'old', 20);
+          await sleep(60);
+        }
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => values.add(key, `caller-${i}`, 60_000)),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await values.get(key)).toBe(`caller-${results.indexOf(true)}`);
+      }
+    });
+
+    it('purges expired entries', async () => {
+      const values = ns('purge');
+      await values.set('old-1', 1, 10);
+      await values.set('old-2', 2, 10);
+      await values.set('kept', 3);
+      await sleep(50);
+      // Reading an expired entry must not delete it: a delete after the read could remove an entry that
+      // another process has added in its place. Purging removes it instead.
+      expect(await values.get('old-1')).toBeUndefined();
+      expect(await values.has('old-2')).toBe(false);
+      const removed = await store.purgeExpired();
+      if (backend.purges) expect(removed).toBeGreaterThanOrEqual(2);
+      else expect(removed).toBe(0);
+      expect(await collect(values)).toEqual(new Map([['kept', 3]]));
+    });
+
+    it('refuses invalid names, keys, values and TTLs', async () => {
+      expect(() => store.namespace('Upper')).toThrow(StoreError);
+      expect(() => store.namespace('has:colon')).toThrow(StoreError);
+      expect(() => store.namespace('')).toThrow(StoreError);
+      const values = ns('invalid');
+      await expect(values.get('')).rejects.toThrow(TypeError);
+      await expect(values.set('k', undefined)).rejects.toThrow(TypeError);
+      await expect(values.add('k', undefined)).rejects.toThrow(TypeError);
+      await expect(values.set('k', 1, 0)).rejects.toThrow(RangeError);
+      await expect(values.add('k', 1, -5)).rejects.toThrow(RangeError);
+      await expect(values.set('k', 1, Number.NaN)).rejects.toThrow(RangeError);
+      await expect(values.set('x'.repeat(MAX_KEY_LENGTH), 1)).rejects.toThrow(RangeError);
+      expect(await values.has('k')).toBe(false);
+    });
+
+    if (backend.durable) {
+      it('keeps data across close and reopen', async () => {
+        const other = await createStore(backend.url, { prefix: RUN, purgeIntervalMs: 0 });
+        used.add('durable');
+        await other.namespace('durable').set('k', { kept: true });
+        await other.close();
+        const again = await createStore(backend.url, { prefix: RUN, purgeIntervalMs: 0 });
+        try {
+          expect(await again.namespace('durable').get('k')).toEqual({ kept: true });
+        } finally {
+          await again.close();
+        }
+        // Closing other stores of the same URL must leave this one working.
+        expect(await store.namespace('durable').get('k')).toEqual({ kept: true });
+      });
+    }
+
+    it('rejects every call once closed, and closes twice without error', async () => {
+      const other = await createStore(backend.url, { prefix: `${RUN}closed-`, purgeIntervalMs: 0 });
+      const values = other.namespace('closed');
+      await other.close();
+      await other.close();
+      await expect(values.get('k')).rejects.toThrow(StoreError);
+      await expect(values.add('k', 1)).rejects.toThrow(StoreError);
+      await expect(other.purgeExpired()).rejects.toThrow(StoreError);
+      expect(await store.namespace('missing').has('k')).toBe(false);
+    });
+  });
+}
+
+contract({ label: 'memory', url: 'memory://', durable: false, purges: true });
+contract({
+  label: 'sqlite',
+  url: `sqlite://${join(dir, 'nested', 'folder', 'bot.sqlite')}`,
+  durable: true,
+  purges: true,
+});
+
+const postgresUp = await reachable(5432);
+const servers = [
+  { label: 'redis', url: REDIS_URL, port: 6379, purges: false },
+  { label: 'postgres', url: POSTGRES_URL, port: 5432, purges: true },
+] as const;
+
+for (const server of servers) {
+  const up = server.port === 5432 ? postgresUp : await reachable(server.port);
+  if (up) {
+    contract({ label: server.label, url: server.url, durable: true, purges: server.purges });
+  } else if (process.env.CI) {
+    it(`${server.label} store: a server at 127.0.0.1:${server.port} is required in CI`, () => {
+      throw new Error(`${server.label} is unreachable at 127.0.0.1:${server.port}, and CI requires it`);
+    });
+  } else {
+    console.warn(`store tests: no ${server.label} server at 127.0.0.1:${server.port}, skipping its contract`);
+    it.skip(`${server.label} store (no server at 127.0.0.1:${server.port})`, () => undefined);
+  }
+}
+
+describe('createStore', () => {
+  it('creates the sqlite folder and accepts a relative path', async () => {
+    const before = process.cwd();
+    process.chdir(dir);
+    try {
+      const store = await createStore('sqlite://relative/dir/bot.sqlite', { purgeIntervalMs: 0 });
+      await store.namespace('x').set('k', 1);
+      await store.close();
+      expect(existsSync(join(dir, 'relative', 'dir', 'bot.sqlite'))).toBe(true);
+    } finally {
+      process.chdir(before);
+    }
+  });
+
+  it('makes add atomic across two connections to one sqlite file', async () => {
+    const url = `sqlite://${join(dir, 'shared.sqlite')}`;
+    const [first, second] = [await createStore(url), await createStore(url)];
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? first : second).namespace('lease').add('job', i)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it('fails at start-up when the sqlite file cannot be created', async () => {
+    await expect(createStore('sqlite:///dev/null/killfeed/bot.sqlite')).rejects.toThrow(
+      /cannot open the store at sqlite:\/\/\/dev\/null\/killfeed\/bot.sqlite: .*ENOTDIR/,
+    );
+  });
+
+  it('refuses unknown schemes and a sqlite URL without a path', async () => {
+    await expect(createStore('mysql://localhost/db')).rejects.toThrow(/unsupported store URL/);
+    await expect(createStore('sqlite://')).rejects.toThrow(StoreError);
+    await expect(createStore('memory://', { prefix: 'Bad Prefix' })).rejects.toThrow(StoreError);
+  });
+
+  it.each([
+    ['redis', 'redis://bot:hunter2-secret@127.0.0.1:1'],
+    ['postgres', 'postgres://bot:hunter2-secret@127.0.0.1:1/bot'],
+  ])('fails at start-up when %s is unreachable, without printing the password', async (_label, url) => {
+    const error = await createStore(url, { connectTimeoutMs: 2_000 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as Error).message).toMatch(/cannot open the store at .*127\.0\.0\.1:1/);
+    expect((error as Error).message).not.toContain('hunter2-secret');
+  });
+});
+
+describe.runIf(postgresUp)('postgres connection pool', () => {
+  it('survives losing idle connections and reopens them', async () => {
+    const application = `killfeed-${RUN}`;
+    const url = `${POSTGRES_URL}?application_name=${application}`;
+    const backend = await createPostgresBackend(url, 5_000);
+    const query = (backend.keyv.store as KeyvPostgres).query;
+    // The lost connections are logged as warnings, expected here.
+    configureLog('error');
+    try {
+      // Several queries at once leave several idle connections in the pool.
+      await Promise.all(Array.from({ length: 4 }, () => query('SELECT pg_sleep(0.05)')));
+      const killed = await query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
+        [application],
+      );
+      expect(killed.length).toBeGreaterThan(0);
+      await sleep(100);
+      const rows = await query('SELECT 1 AS one');
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      configureLog('info');
+      await backend.close();
+    }
+  });
+
+  it('refuses a second PostgreSQL URL while one is open', async () => {
+    const store = await createStore(POSTGRES_URL, { purgeIntervalMs: 0 });
+    try {
+      await expect(createStore(`${POSTGRES_URL}?application_name=other`)).rejects.toThrow(
+        /another PostgreSQL URL is already open/,
+      );
+    } finally {
+      await store.close();
+    }
+  });
+});

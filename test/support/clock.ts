@@ -1,0 +1,57 @@
+import type { Clock } from '../../src/api/clock.ts';
+
+/**
+ * A manual clock: `now()` moves only by `advance()`; sleepers wake when time reaches them.
+ */
+export class ManualClock implements Clock {
+  #now: number;
+  #sleepers: Array<{ at: number; resolve: () => void; reject: (reason: unknown) => void }> = [];
+
+  constructor(start = Date.UTC(2026, 10, 21, 12, 0, 0)) {
+    this.#now = start;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const sleeper = { at: this.#now + Math.max(0, ms), resolve, reject };
+      this.#sleepers.push(sleeper);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.#sleepers = this.#sleepers.filter((s) => s !== sleeper);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  }
+
+  /** Moves time forward, waking sleepers in order, letting promise chains run between wake-ups. */
+  async advance(ms: number): Promise<void> {
+    const target = this.#now + ms;
+    for (;;) {
+      await flush();
+      const next = this.#sleepers.filter((s) => s.at <= target).sort((a, b) => a.at - b.at)[0];
+      if (!next) break;
+      this.#now = Math.max(this.#now, next.at);
+      this.#sleepers = this.#sleepers.filter((s) => s !== next);
+      next.resolve();
+    }
+    this.#now = target;
+    await flush();
+  }
+
+  get sleepers(): number {
+    return this.#sleepers.length;
+  }
+}
+
+export async function flush(): Promise<void> {
+  for (let i = 0; i < 20; i += 1) await Promise.resolve();
+  await new Promise((resolve) => setImmediate(resolve));
+}
