@@ -1,6 +1,11 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
-import type { AutocompleteChoice, Command, CommandContext, ComponentContext } from '../src/discord/command.ts';
+import type {
+  AutocompleteChoice,
+  Command,
+  CommandContext,
+  ComponentContext,
+} from '../src/discord/command.ts';
 import type { NameIndex } from '../src/discord/names.ts';
 import { UserError } from '../src/discord/user-error.ts';
 import type { Translator } from '../src/i18n/index.ts';
@@ -44,7 +49,11 @@ async function showSkin(
  * Autocomplete for the `skin` option: skin names whose value is the index. A typed index that no known
  * skin matches is still offered, so the command works before the skin list has loaded.
  */
-export function skinChoices(t: Translator, names: Pick<NameIndex, 'suggestSkins'>, query: string): AutocompleteChoice[] {
+export function skinChoices(
+  t: Translator,
+  names: Pick<NameIndex, 'suggestSkins'>,
+  query: string,
+): AutocompleteChoice[] {
   const trimmed = query.trim();
   const choices: AutocompleteChoice[] = names.suggestSkins(trimmed, CHOICES);
   if (/^\d{1,15}$/.test(trimmed)) {
@@ -53,7 +62,9 @@ export function skinChoices(t: Translator, names: Pick<NameIndex, 'suggestSkins'
       choices.unshift({ name: t.t('market:unknownSkin', { index }), value: index });
     }
   }
-  return choices.slice(0, CHOICES).map((choice) => ({ name: choice.name.slice(0, 100), value: choice.value }));
+  return choices
+    .slice(0, CHOICES)
+    .map((choice) => ({ name: choice.name.slice(0, 100), value: choice.value }));
 }
 
 /** `market:listings:<skin>:<days>:<page>`; anything else is not a button this command made. */
@@ -90,7 +101,12 @@ export const command: Command = {
             min_value: 0,
             autocomplete: true,
           },
-          { type: ApplicationCommandOptionType.Integer, name: 'days', min_value: MIN_DAYS, max_value: MAX_DAYS },
+          {
+            type: ApplicationCommandOptionType.Integer,
+            name: 'days',
+            min_value: MIN_DAYS,
+            max_value: MAX_DAYS,
+          },
         ],
       },
     ],
@@ -112,9 +128,10 @@ export const command: Command = {
     return showSkin(ctx, skinIndex, days, page);
   },
 
-  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
+  autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const focused = ctx.interaction.options.getFocused(true);
-    if (focused.name !== 'skin') return [];
-    return skinChoices(ctx.t, ctx.services.names, String(focused.value));
+    return Promise.resolve(
+      focused.name === 'skin' ? skinChoices(ctx.t, ctx.services.names, focused.value) : [],
+    );
   },
 };

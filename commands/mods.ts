@@ -1,6 +1,11 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
-import type { AutocompleteChoice, Command, CommandContext, ComponentContext } from '../src/discord/command.ts';
+import type {
+  AutocompleteChoice,
+  Command,
+  CommandContext,
+  ComponentContext,
+} from '../src/discord/command.ts';
 import { UserError } from '../src/discord/user-error.ts';
 import { text } from '../src/render/common.ts';
 import { renderModInfo, renderModList } from '../src/render/mods.ts';
@@ -29,7 +34,8 @@ async function showInfo(ctx: CommandContext, modName: string): Promise<void> {
 /** The page of a `mods:list:<page>` button; anything else is not a button this command made. */
 export function pageArg(args: readonly string[]): number {
   const page = Number(args.at(-1));
-  if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE) throw new UserError('common:errors.unknownComponent');
+  if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE)
+    throw new UserError('common:errors.unknownComponent');
   return page;
 }
 
@@ -40,7 +46,9 @@ export const command: Command = {
       {
         type: ApplicationCommandOptionType.Subcommand,
         name: 'list',
-        options: [{ type: ApplicationCommandOptionType.Integer, name: 'page', min_value: 1, max_value: MAX_PAGE }],
+        options: [
+          { type: ApplicationCommandOptionType.Integer, name: 'page', min_value: 1, max_value: MAX_PAGE },
+        ],
       },
       {
         type: ApplicationCommandOptionType.Subcommand,
@@ -82,7 +90,7 @@ export const command: Command = {
     return showList(ctx, pageArg(ctx.id.args));
   },
 
-  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    return ctx.services.names.suggest('mod', String(ctx.interaction.options.getFocused()));
+  autocomplete(ctx): Promise<AutocompleteChoice[]> {
+    return Promise.resolve(ctx.services.names.suggest('mod', ctx.interaction.options.getFocused()));
   },
 };

@@ -13,7 +13,7 @@ const name = { type: ApplicationCommandOptionType.String, name: 'name', min_leng
  * loads racing while the interaction is still fresh would both try to defer it.
  */
 export async function gather<T extends readonly unknown[]>(
-  loader: Pick<Loader, 'responder'>,
+  loader: { readonly responder: Pick<Loader['responder'], 'deferred' | 'answered'> },
   calls: { readonly [K in keyof T]: () => Promise<T[K]> },
 ): Promise<T> {
   const results: unknown[] = [];

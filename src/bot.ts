@@ -25,6 +25,8 @@ export interface BotOptions {
   readonly logger?: Logger;
   /** An already-open store (tests share one); otherwise opened from `config.store.url` and closed on stop. */
   readonly store?: Store;
+  /** Load only these command modules (file names in `commands/`); all by default. */
+  readonly commands?: readonly string[];
 }
 
 export interface Bot {
@@ -53,7 +55,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     logger: log.child({ subsystem: 'api' }),
   });
   const services: Services = { api, store, translations, names, config, clock, log };
-  const commands = await loadCommands(translations);
+  const commands = await loadCommands(translations, options.commands ? { only: options.commands } : {});
   const router = new InteractionRouter(commands, services);
 
   const client = createDiscordClient({ apiUrl: config.discord.apiUrl });

@@ -23,9 +23,14 @@ const CommandModule = z.object({
   }),
 });
 
-export async function loadCommands(translations: Translations, dir: string = COMMANDS_DIR): Promise<LoadedCommand[]> {
+export async function loadCommands(
+  translations: Translations,
+  options: { readonly dir?: string; readonly only?: readonly string[] } = {},
+): Promise<LoadedCommand[]> {
+  const dir = options.dir ?? COMMANDS_DIR;
   const files = readdirSync(dir)
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .filter((file) => !options.only || options.only.includes(file.slice(0, -'.ts'.length)))
     .sort();
   const commands: LoadedCommand[] = [];
   for (const file of files) {

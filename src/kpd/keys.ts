@@ -162,3 +162,22 @@ export async function reportKpdKeys(
   }
   return audit;
 }
+
+/** A developer key as the service issues them (`kr_...`, printable, no spaces), checked before any request. */
+export function looksLikeDeveloperKey(value: string): boolean {
+  return /^kr_[\x21-\x7e]{4,250}$/.test(value);
+}
+
+/** The i18n key that tells a moderator why the guild's key cannot be used. */
+export function keyStatusMessage(status: Exclude<KpdKeyLookup, OpenedKpdKey>['status']): string {
+  switch (status) {
+    case 'no_secret':
+      return 'kpd:errors.noSecret';
+    case 'missing':
+      return 'kpd:errors.notLinked';
+    case 'other_key':
+      return 'kpd:errors.otherKey';
+    case 'unreadable':
+      return 'kpd:errors.unreadable';
+  }
+}

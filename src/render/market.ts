@@ -29,14 +29,19 @@ export function utcDay(now: number): string {
 }
 
 function kr(t: Translator, value: number | undefined, fractions = 0): string {
-  return value === undefined ? '—' : t.t('market:kr', { value: num(t, value, { maximumFractionDigits: fractions }) });
+  return value === undefined
+    ? '—'
+    : t.t('market:kr', { value: num(t, value, { maximumFractionDigits: fractions }) });
 }
 
 /**
  * A market skin: prices, listings (one API page) and the top owners, with the price history as a PNG
  * chart attached and shown as the embed's image.
  */
-export function renderMarketSkin(t: Translator, { data, skinName, days, page, now }: MarketSkinView): ReplyPayload {
+export function renderMarketSkin(
+  t: Translator,
+  { data, skinName, days, page, now }: MarketSkinView,
+): ReplyPayload {
   const index = data.skin_index;
   const plainName = skinName?.trim() ? skinName : t.t('market:unknownSkin', { index });
   const title = skinName?.trim()

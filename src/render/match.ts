@@ -3,7 +3,7 @@ import type { MatchDetails, MatchParticipant } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
 import { field, fit, num, percent, regionLabel, text, timestamp } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
-import { DiscordLimits, embedLength } from './text.ts';
+import { codePointLength, DiscordLimits, embedLength } from './text.ts';
 
 export type TeamResult = 'win' | 'loss' | 'draw' | 'unknown';
 
@@ -47,7 +47,8 @@ export function groupTeams(participants: readonly MatchParticipant[]): Team[] {
   }
   const raw = [...groups].map(([team, players]) => {
     const victory = players.find((p) => p.victory !== undefined)?.victory;
-    const result: TeamResult = victory === 1 ? 'win' : victory === 0 ? 'loss' : victory === -1 ? 'draw' : 'unknown';
+    const result: TeamResult =
+      victory === 1 ? 'win' : victory === 0 ? 'loss' : victory === -1 ? 'draw' : 'unknown';
     const roundsWon = players.find((p) => p.rounds_won !== undefined)?.rounds_won;
     return { team, result, roundsWon, players };
   });
@@ -61,7 +62,10 @@ function teamName(t: Translator, team: number | undefined): string {
 
 function matchDuration(t: Translator, seconds: number | undefined): string {
   if (seconds === undefined || seconds < 0) return '—';
-  return t.t('match:durationValue', { m: t.n(Math.floor(seconds / 60)), s: String(seconds % 60).padStart(2, '0') });
+  return t.t('match:durationValue', {
+    m: t.n(Math.floor(seconds / 60)),
+    s: String(seconds % 60).padStart(2, '0'),
+  });
 }
 
 function participantLine(t: Translator, p: MatchParticipant): string {
@@ -84,8 +88,8 @@ function linesWithin(t: Translator, lines: readonly string[], budget: number): s
   let used = 0;
   for (const [i, line] of lines.entries()) {
     const more = t.t('match:more', { count: t.n(lines.length - i) });
-    const cost = [...line].length + 1;
-    const restAfter = i < lines.length - 1 ? [...more].length + 1 : 0;
+    const cost = codePointLength(line) + 1;
+    const restAfter = i < lines.length - 1 ? codePointLength(more) + 1 : 0;
     if (used + cost + restAfter > budget) {
       kept.push(more);
       break;
@@ -129,7 +133,10 @@ export function renderMatch(t: Translator, { match, mapName }: MatchView): Reply
     ...(scoreline ? { description: scoreline } : {}),
     fields: [
       field(t.t('match:map'), map),
-      field(t.t('match:date'), match.date ? `${timestamp(match.date, 'f')} (${timestamp(match.date, 'R')})` : '—'),
+      field(
+        t.t('match:date'),
+        match.date ? `${timestamp(match.date, 'f')} (${timestamp(match.date, 'R')})` : '—',
+      ),
       field(t.t('match:duration'), matchDuration(t, match.duration)),
       field(t.t('match:season'), num(t, match.season)),
       field(t.t('match:region'), regionLabel(t, match.region)),
@@ -157,7 +164,7 @@ export function renderMatch(t: Translator, { match, mapName }: MatchView): Reply
     });
     const budget = Math.min(
       DiscordLimits.embedDescription,
-      share - [...title].length - [...footer].length,
+      share - codePointLength(title) - codePointLength(footer),
     );
     return fit({
       color: RESULT_COLORS[team.result],

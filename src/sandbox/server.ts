@@ -35,6 +35,8 @@ export interface SandboxOptions {
   readonly now?: () => number;
   /** Real-time delays of slow endpoints; all 0 by default (`npm run sandbox` sets realistic ones). */
   readonly latency?: Partial<Latencies>;
+  /** How many players the world has; default 320 (benchmarks ask for more). */
+  readonly players?: number;
   /** Address to listen on; default 127.0.0.1. */
   readonly host?: string;
   /** Base port (legacy is port + 1, matchmaker port + 2); default 0: three ephemeral ports. */
@@ -109,7 +111,7 @@ function closeServer(server: Server): Promise<void> {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const seed = options.seed ?? 1;
   const now = options.now ?? Date.now;
-  const world = generateWorld(seed, now());
+  const world = generateWorld(seed, now(), options.players);
   const index = new WorldIndex(world);
   const featured = new FeaturedMaps(world.maps);
   const eventStore = new EventStore(world.events, seed);

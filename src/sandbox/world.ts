@@ -379,7 +379,7 @@ function at<T>(items: readonly T[], index: number): T {
   return item;
 }
 
-function makeNames(rng: Rng): string[] {
+function makeNames(rng: Rng, count: number): string[] {
   const names: string[] = [
     NOTABLE.player,
     NOTABLE.verified,
@@ -392,7 +392,7 @@ function makeNames(rng: Rng): string[] {
     ...UNICODE_NAMES,
   ];
   const seen = new Set(names.map((name) => name.toLowerCase()));
-  while (names.length < PLAYER_COUNT) {
+  while (names.length < count) {
     const prefix = rng.pick(NAME_PREFIXES);
     const suffix = rng.pick(NAME_SUFFIXES);
     const style = rng.int(0, 5);
@@ -458,14 +458,14 @@ interface PlayerDraft {
   rankedPool: boolean;
 }
 
-export function generateWorld(seed: number, nowMs: number): World {
+export function generateWorld(seed: number, nowMs: number, playerCount = PLAYER_COUNT): World {
   const rng = new Rng(hashSeed(seed, 'world'));
   const anchorMs = startOfUtcDay(nowMs);
   const daysAgo = (days: number, jitterHours = 24): number =>
     anchorMs - days * DAY_MS + Math.floor(rng.next() * jitterHours * HOUR_MS);
 
   // Players, first as drafts: clans and flags are decided before the records are frozen.
-  const names = makeNames(rng);
+  const names = makeNames(rng, Math.max(playerCount, 40));
   let nextPlayerId = 1_000;
   const drafts: PlayerDraft[] = names.map((name) => {
     nextPlayerId += rng.int(1, 9);

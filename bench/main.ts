@@ -1,0 +1,18 @@
+import { benchCachedOverhead, benchSingleFlight, benchZipf, type Figures } from './client.ts';
+
+/**
+ * `npm run bench`: figures and ratios, printed; nothing here asserts a time. Sections run one after
+ * another so that they do not compete for the two cores.
+ */
+const sections: Array<[string, () => Promise<Figures>]> = [
+  ['tier client: single flight', benchSingleFlight],
+  ['tier client: Zipf workload at 60 requests a minute', benchZipf],
+  ['tier client: cached call overhead', benchCachedOverhead],
+];
+
+for (const [title, run] of sections) {
+  const started = Date.now();
+  const figures = await run();
+  process.stdout.write(`\n== ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  for (const [label, value] of Object.entries(figures)) process.stdout.write(`  ${label}: ${value}\n`);
+}

@@ -1,0 +1,102 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { NotFoundError } from '../src/api/errors.ts';
+import type { AutocompleteChoice, Command, CommandContext } from '../src/discord/command.ts';
+import { accountLinks } from '../src/discord/player-name.ts';
+import { UserError } from '../src/discord/user-error.ts';
+import { linkVerifications, MAX_CHECKS_PER_CODE, postsCarryCode } from '../src/link/verification.ts';
+import { timestamp } from '../src/render/common.ts';
+import { renderLinkNotFound, renderLinkStarted, renderLinkVerified } from '../src/render/link.ts';
+
+/**
+ * `/link name` hands out a one-time code to post on the game profile; `/link verify` looks for it in
+ * the player's latest posts and, when found, links the Discord user to that player: the name every
+ * player command then uses by default (`resolvePlayerName`).
+ */
+async function start(ctx: CommandContext): Promise<void> {
+  const requested = ctx.interaction.options.getString('player', true).trim();
+  if (!requested) throw new UserError('common:errors.nameRequired');
+  await ctx.defer({ ephemeral: true });
+  let playerName: string;
+  try {
+    const profile = await ctx.load('player', { playerName: requested });
+    playerName = profile.player_name;
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new UserError('link:errors.noPlayer', { name: requested.slice(0, 64) });
+    throw error;
+  }
+  ctx.services.names.remember('player', playerName);
+  const started = await linkVerifications(ctx.services).start(ctx.interaction.user.id, playerName, ctx.now);
+  if (!started.ok) throw new UserError('link:errors.tooManyCodes', { when: timestamp(started.retryAt, 'R') });
+  await ctx.send(renderLinkStarted(ctx.t, started.pending, MAX_CHECKS_PER_CODE));
+}
+
+const CHECK_ERRORS = { none: 'link:errors.noPending', expired: 'link:errors.expired', no_checks_left: 'link:errors.noChecksLeft' };
+
+async function verify(ctx: CommandContext): Promise<void> {
+  const userId = ctx.interaction.user.id;
+  const verifications = linkVerifications(ctx.services);
+  const slot = await verifications.takeCheck(userId, ctx.now);
+  if (!slot.ok) throw new UserError(CHECK_ERRORS[slot.reason]);
+  const { pending } = slot;
+  await ctx.defer({ ephemeral: true });
+  let posts;
+  try {
+    // Fresh, not from the reply cache: the post may be seconds old.
+    posts = await ctx.services.api.call(
+      'playerPosts',
+      { playerName: pending.playerName, page: 1 },
+      { fresh: true, priority: 'interactive' },
+    );
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw new UserError('link:errors.noPlayer', { name: pending.playerName.slice(0, 64) });
+    }
+    throw error;
+  }
+  if (!postsCarryCode(posts.posts, pending.code)) {
+    await ctx.send(renderLinkNotFound(ctx.t, pending, slot.checksLeft));
+    return;
+  }
+  await accountLinks(ctx.services).set(userId, { playerName: pending.playerName, linkedAt: ctx.now });
+  await verifications.finish(userId);
+  ctx.services.log.info({ userId }, 'account linked');
+  await ctx.send(renderLinkVerified(ctx.t, pending.playerName));
+}
+
+export const command: Command = {
+  data: {
+    name: 'link',
+    options: [
+      {
+        type: ApplicationCommandOptionType.Subcommand,
+        name: 'name',
+        options: [
+          {
+            type: ApplicationCommandOptionType.String,
+            name: 'player',
+            required: true,
+            min_length: 1,
+            max_length: 64,
+            autocomplete: true,
+          },
+        ],
+      },
+      { type: ApplicationCommandOptionType.Subcommand, name: 'verify' },
+    ],
+  },
+
+  async execute(ctx) {
+    switch (ctx.interaction.options.getSubcommand()) {
+      case 'name':
+        return start(ctx);
+      case 'verify':
+        return verify(ctx);
+      default:
+        throw new UserError('common:errors.unknownCommand');
+    }
+  },
+
+  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
+    return ctx.services.names.suggest('player', String(ctx.interaction.options.getFocused()));
+  },
+};

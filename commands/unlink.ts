@@ -1,0 +1,21 @@
+import type { Command } from '../src/discord/command.ts';
+import { accountLinks } from '../src/discord/player-name.ts';
+import { linkVerifications } from '../src/link/verification.ts';
+import { renderUnlinked } from '../src/render/link.ts';
+
+/** `/unlink`: forgets the user's linked game account, and any verification under way. */
+export const command: Command = {
+  data: { name: 'unlink' },
+
+  async execute(ctx) {
+    const userId = ctx.interaction.user.id;
+    const links = accountLinks(ctx.services);
+    const link = await links.get(userId);
+    if (link) await links.delete(userId);
+    const verifications = linkVerifications(ctx.services);
+    const pending = await verifications.current(userId, ctx.now);
+    await verifications.finish(userId);
+    if (link) ctx.services.log.info({ userId }, 'account unlinked');
+    await ctx.send(renderUnlinked(ctx.t, link?.playerName, pending !== undefined));
+  },
+};

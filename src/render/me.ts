@@ -1,0 +1,199 @@
+import type { APIEmbed } from 'discord.js';
+import type {
+  MarketHistory,
+  MatchHistory,
+  OwnListings,
+  RankedProfile,
+  RankedProfileRegion,
+  TradesHistory,
+  Wallet,
+} from '../api/schemas/index.ts';
+import type { Translator } from '../i18n/index.ts';
+import { field, fit, num, percent, ratio, regionLabel, text, timestamp } from './common.ts';
+import { Colors, type ReplyPayload } from './payload.ts';
+
+/**
+ * Replies of `/me`: the token owner's own data, always ephemeral. No buttons: the token is not kept,
+ * so a further page is another `/me` with its `page` option (and the token again).
+ */
+export type SkinNames = (index: number) => string | undefined;
+export type MapNames = (id: number) => string | undefined;
+
+export const ME_PAGE_SIZE = 10;
+const LIST_MAX = 25;
+
+function skin(t: Translator, names: SkinNames, index: number | undefined): string {
+  if (index === undefined) return t.t('common:unknown');
+  const name = names(index);
+  return name ? `**${text(name, 80)}**` : t.t('me:skinIndex', { index });
+}
+
+function reply(embed: APIEmbed): ReplyPayload {
+  return { ephemeral: true, embeds: [fit(embed)] };
+}
+
+export function renderWallet(t: Translator, wallet: Wallet): ReplyPayload {
+  const currencies = (wallet.currencies ?? []).slice(0, 24);
+  return reply({
+    color: Colors.gold,
+    title: t.t('me:wallet.title'),
+    fields: [
+      field(t.t('me:wallet.kr'), num(t, wallet.kr)),
+      ...currencies.map((currency) =>
+        field(text(currency.name || String(currency.id), 100), num(t, currency.amount)),
+      ),
+    ],
+    ...(currencies.length === 0 ? { description: t.t('me:wallet.noCurrencies') } : {}),
+  });
+}
+
+export function renderMarketHistory(t: Translator, history: MarketHistory, skinName: SkinNames): ReplyPayload {
+  const entries = history.entries.slice(0, LIST_MAX);
+  const lines = entries.map((entry) =>
+    t.t(entry.side === 'sell' ? 'me:market.sold' : entry.side === 'buy' ? 'me:market.bought' : 'me:market.traded', {
+      skin: skin(t, skinName, entry.skin_index),
+      price: num(t, entry.price),
+      when: timestamp(entry.date, 'R'),
+    }),
+  );
+  return reply({
+    color: Colors.gold,
+    title: t.t('me:market.title'),
+    description: lines.length > 0 ? lines.join('\n') : t.t('me:market.none'),
+    ...(history.cursor ? { footer: { text: t.t('me:market.more', { n: entries.length }) } } : {}),
+  });
+}
+
+export function renderOwnListings(t: Translator, listings: OwnListings, skinName: SkinNames): ReplyPayload {
+  const shown = listings.listings.slice(0, LIST_MAX);
+  const lines = shown.map((listing) =>
+    t.t('me:listings.line', {
+      skin: skin(t, skinName, listing.skin_index),
+      price: num(t, listing.price),
+      when: timestamp(listing.listed_at, 'R'),
+    }),
+  );
+  return reply({
+    color: Colors.gold,
+    title: t.t('me:listings.title'),
+    description: lines.length > 0 ? lines.join('\n') : t.t('me:listings.none'),
+    ...(listings.listings.length > shown.length
+      ? { footer: { text: t.t('me:listings.more', { shown: shown.length, total: listings.listings.length }) } }
+      : {}),
+  });
+}
+
+function skinList(t: Translator, names: SkinNames, indices: readonly number[] | undefined): string {
+  if (!indices || indices.length === 0) return t.t('common:none');
+  const shown = indices.slice(0, 8).map((index) => skin(t, names, index));
+  const rest = indices.length - shown.length;
+  return rest > 0 ? `${shown.join(', ')} ${t.t('me:trades.andMore', { n: rest })}` : shown.join(', ');
+}
+
+export function renderTrades(
+  t: Translator,
+  trades: TradesHistory,
+  page: number,
+  skinName: SkinNames,
+): ReplyPayload {
+  const shown = trades.trades.slice(0, ME_PAGE_SIZE);
+  const fields = shown.map((trade) => {
+    const state = trade.st === 0 || trade.st === 1 || trade.st === 2 ? t.t(`me:trades.state.${trade.st}`) : t.t('common:unknown');
+    return field(
+      t.t('me:trades.fieldName', {
+        id: trade.id,
+        partner: trade.pn ? text(trade.pn, 64) : t.t('common:unknown'),
+        state,
+      }),
+      [
+        t.t('me:trades.given', { skins: skinList(t, skinName, trade.gv) }),
+        t.t('me:trades.received', { skins: skinList(t, skinName, trade.rc) }),
+        t.t('me:trades.kr', { kr: num(t, trade.kr) }),
+        timestamp(trade.ts, 'f'),
+      ].join('\n'),
+      false,
+    );
+  });
+  return reply({
+    color: Colors.info,
+    title: t.t('me:trades.title'),
+    ...(fields.length === 0 ? { description: t.t('me:trades.none') } : {}),
+    fields,
+    footer: { text: t.t('me:page', { page }) },
+  });
+}
+
+function standing(t: Translator, row: { mmr?: number; wins?: number; losses?: number; kills?: number; deaths?: number }) {
+  const games = (row.wins ?? 0) + (row.losses ?? 0);
+  return [
+    t.t('me:ranked.mmr', { mmr: num(t, row.mmr) }),
+    t.t('me:ranked.record', { wins: num(t, row.wins), losses: num(t, row.losses), rate: percent(t, row.wins, games) }),
+    t.t('me:ranked.kd', {
+      kills: num(t, row.kills),
+      deaths: num(t, row.deaths),
+      kd: row.kills !== undefined && row.deaths ? ratio(t, row.kills / row.deaths) : '—',
+    }),
+  ].join('\n');
+}
+
+function seasonText(t: Translator, season: number | undefined): string {
+  return season ? t.t('common:season', { season }) : t.t('common:currentSeason');
+}
+
+export function renderRankedProfile(t: Translator, profile: RankedProfile): ReplyPayload {
+  const regions = profile.regions.slice(0, 24);
+  return reply({
+    color: Colors.info,
+    title: t.t('me:ranked.title', { season: seasonText(t, profile.season) }),
+    ...(regions.length === 0 ? { description: t.t('me:ranked.none') } : {}),
+    fields: regions.map((region) => field(regionLabel(t, region.region), standing(t, region))),
+  });
+}
+
+export function renderRankedProfileRegion(t: Translator, profile: RankedProfileRegion): ReplyPayload {
+  return reply({
+    color: Colors.info,
+    title: t.t('me:ranked.title', { season: seasonText(t, profile.season) }),
+    fields: [field(regionLabel(t, profile.region), standing(t, profile))],
+  });
+}
+
+function resultMark(result: number | undefined): string {
+  if (result === 1) return '🟩';
+  if (result === 0) return '🟥';
+  if (result === -1) return '⬜';
+  return '▫️';
+}
+
+export function renderMatchHistory(
+  t: Translator,
+  history: MatchHistory,
+  page: number,
+  mapName: MapNames,
+): ReplyPayload {
+  const lines = history.matches.slice(0, ME_PAGE_SIZE).map((match) => {
+    const result = match.result === 1 ? 'win' : match.result === -1 ? 'draw' : match.result === 0 ? 'loss' : 'unknown';
+    const map = match.map === undefined ? undefined : mapName(match.map);
+    return t.t('me:matches.line', {
+      mark: resultMark(match.result),
+      result: t.t(`me:matches.result.${result}`),
+      map: map ? text(map, 60) : t.t('me:matches.mapId', { id: match.map ?? '?' }),
+      kills: num(t, match.kills),
+      deaths: num(t, match.deaths),
+      score: num(t, match.score),
+      region: regionLabel(t, match.region),
+      when: timestamp(match.date, 'R'),
+    });
+  });
+  return reply({
+    color: Colors.info,
+    title: t.t('me:matches.title'),
+    description: lines.length > 0 ? lines.join('\n') : t.t('me:matches.none'),
+    footer: {
+      text:
+        history.total === undefined
+          ? t.t('me:page', { page })
+          : t.t('me:matches.footer', { page, total: num(t, history.total) }),
+    },
+  });
+}

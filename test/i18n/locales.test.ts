@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { loadCommands } from '../../src/discord/loader.ts';
+import { DEFAULT_LOCALE, LOCALES, readLocaleFiles, Translations } from '../../src/i18n/index.ts';
+
+/**
+ * Every locale ships every namespace with exactly en-US's keys and placeholders, and every localized
+ * command, option and choice name is one Discord accepts.
+ */
+const resources = readLocaleFiles();
+const NAME = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
+
+function leaves(value: unknown, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  if (typeof value === 'string') out.set(prefix, value);
+  else if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      for (const [path, text] of leaves(child, prefix ? `${prefix}.${key}` : key)) out.set(path, text);
+    }
+  }
+  return out;
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+describe('locale files', () => {
+  it('ship exactly the eight locales', () => {
+    expect(Object.keys(resources).sort()).toEqual([...LOCALES].sort());
+  });
+
+  const english = resources[DEFAULT_LOCALE] ?? {};
+  for (const locale of LOCALES.filter((l) => l !== DEFAULT_LOCALE)) {
+    it(`${locale} has every namespace and key of en-US, with the same placeholders`, () => {
+      const theirs = resources[locale] ?? {};
+      expect(Object.keys(theirs).sort()).toEqual(Object.keys(english).sort());
+      for (const [namespace, content] of Object.entries(english)) {
+        const ours = leaves(content);
+        const translated = leaves(theirs[namespace]);
+        expect([...translated.keys()].sort(), `${locale}/${namespace}.json keys`).toEqual([...ours.keys()].sort());
+        for (const [key, text] of ours) {
+          expect(placeholders(translated.get(key) ?? ''), `${locale}/${namespace}:${key}`).toEqual(placeholders(text));
+          expect((translated.get(key) ?? '').trim(), `${locale}/${namespace}:${key} is empty`).not.toBe('');
+        }
+      }
+    });
+  }
+});
+
+describe('localized command definitions', async () => {
+  const commands = await loadCommands(new Translations());
+
+  type Localizable = {
+    name: string;
+    description?: string;
+    name_localizations?: Record<string, string> | null;
+    description_localizations?: Record<string, string> | null;
+    options?: Localizable[];
+    choices?: Array<{ name: string; name_localizations?: Record<string, string> | null }>;
+  };
+
+  function check(node: Localizable, path: string, problems: string[]): void {
+    for (const name of [node.name, ...Object.values(node.name_localizations ?? {})]) {
+      if (!NAME.test(name) || name !== name.toLowerCase()) problems.push(`${path}: invalid name "${name}"`);
+    }
+    for (const text of [node.description ?? '', ...Object.values(node.description_localizations ?? {})]) {
+      const length = [...text].length;
+      if (length < 1 || length > 100) problems.push(`${path}: description of ${length} characters`);
+    }
+    for (const locale of LOCALES.filter((l) => l !== DEFAULT_LOCALE)) {
+      if (!node.description_localizations?.[locale]) problems.push(`${path}: no ${locale} description`);
+      if (!node.name_localizations?.[locale]) problems.push(`${path}: no ${locale} name`);
+    }
+    for (const choice of node.choices ?? []) {
+      for (const name of [choice.name, ...Object.values(choice.name_localizations ?? {})]) {
+        const length = [...name].length;
+        if (length < 1 || length > 100) problems.push(`${path}.choices: "${name}" of ${length} characters`);
+      }
+    }
+    const siblings = new Set<string>();
+    for (const option of node.options ?? []) {
+      if (siblings.has(option.name)) problems.push(`${path}: two options named ${option.name}`);
+      siblings.add(option.name);
+      check(option, `${path} ${option.name}`, problems);
+    }
+  }
+
+  it('are valid for Discord in every locale', () => {
+    const problems: string[] = [];
+    for (const command of commands) check(command.json as Localizable, `/${command.json.name}`, problems);
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,276 @@
+import type { APIEmbed } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clanNameOf, command, pageOf } from '../../commands/clan.ts';
+import { TierClient } from '../../src/api/client.ts';
+import type { ClanMember, ClanMembers, ClanProfile } from '../../src/api/schemas/index.ts';
+import { decodeComponentId } from '../../src/discord/component-id.ts';
+import { localizeCommand } from '../../src/discord/localize.ts';
+import { UserError } from '../../src/discord/user-error.ts';
+import { LOCALES, Translations } from '../../src/i18n/index.ts';
+import { inviteUrl, memberPages, renderClanMembers, renderClanProfile } from '../../src/render/clan.ts';
+import type { ReplyPayload } from '../../src/render/payload.ts';
+import { checkMessageLimits } from '../../src/render/text.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+
+const NOW = Date.UTC(2026, 4, 20, 12, 0, 0);
+const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
+const LONG = 'W'.repeat(3000);
+
+const translations = new Translations();
+const en = translations.for('en-US');
+const de = translations.for('de');
+
+let sandbox: Sandbox;
+let client: TierClient;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ now: () => NOW });
+  client = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.default });
+});
+afterAll(async () => {
+  await client.close();
+  await sandbox.close();
+});
+
+function embedOf(payload: ReplyPayload): APIEmbed {
+  const embed = payload.embeds?.[0];
+  if (!embed) throw new Error('no embed');
+  return embed;
+}
+
+/** Every piece of text a reader would see. */
+function visibleText(payload: ReplyPayload): string {
+  const parts: string[] = [payload.content ?? ''];
+  for (const embed of payload.embeds ?? []) {
+    parts.push(embed.title ?? '', embed.description ?? '', embed.footer?.text ?? '');
+    for (const f of embed.fields ?? []) parts.push(f.name, f.value);
+  }
+  for (const row of payload.components ?? []) {
+    for (const component of row.components) {
+      if ('label' in component && component.label) parts.push(component.label);
+    }
+  }
+  return parts.join('\n');
+}
+
+function expectSafe(payload: ReplyPayload): void {
+  expect(checkMessageLimits(payload)).toEqual([]);
+  const seen = visibleText(payload);
+  expect(seen).not.toMatch(/@everyone|@here/);
+  expect(seen).not.toContain('<@');
+  // A masked link needs an unescaped `[...](`.
+  expect(seen).not.toMatch(/(?<!\\)\[[^\]\n]*(?<!\\)\]\(/);
+  expect(seen).not.toMatch(/^#/m);
+}
+
+function customIds(payload: ReplyPayload): string[] {
+  return (payload.components ?? []).flatMap((row) =>
+    row.components.map((component) => ('custom_id' in component ? component.custom_id : '')),
+  );
+}
+
+function fieldValue(embed: APIEmbed, name: string): string | undefined {
+  return embed.fields?.find((f) => f.name === name)?.value;
+}
+
+describe('clan profile', () => {
+  it('renders a sandbox clan with owner, score, rank, members, founding date and its invite', async () => {
+    const clan = await client.api.clan({ clanName: sandbox.world.samples.clan });
+    const payload = renderClanProfile(en, clan, NOW);
+    expectSafe(payload);
+    const embed = embedOf(payload);
+    expect(embed.title).toBe('Vortex');
+    expect(fieldValue(embed, 'Owner')).toBe(clan.owner_name);
+    expect(fieldValue(embed, 'Score')).toBe(en.n(clan.score ?? NaN));
+    expect(fieldValue(embed, 'Rank')).toBe(`#${String(clan.rank)}`);
+    expect(fieldValue(embed, 'Members')).toBe(String(clan.member_count));
+    expect(fieldValue(embed, 'Founded')).toBe(`<t:${Date.parse(clan.created_at ?? '') / 1000}:D>`);
+    expect(fieldValue(embed, 'Chat invite')).toBe(`https://discord.gg/${clan.discord ?? ''}`);
+    const ids = customIds(payload).map((id) => decodeComponentId(id));
+    expect(ids).toEqual([{ command: 'clan', action: 'members', args: ['Vortex', '1'], expiresAt: expect.any(Number) }]);
+    expect(ids[0]?.expiresAt).toBeGreaterThan(NOW);
+  });
+
+  it('escapes a clan name made of markdown', async () => {
+    const clan = await client.api.clan({ clanName: sandbox.world.samples.markdownClan });
+    const payload = renderClanProfile(en, clan, NOW);
+    expectSafe(payload);
+    expect(embedOf(payload).title).toBe('\\*\\_\\~\\|Ghosts\\|\\~\\_\\*');
+    expect(decodeComponentId(customIds(payload)[0] ?? '')?.args[0]).toBe(sandbox.world.samples.markdownClan);
+  });
+
+  it('renders in German with German labels and number format', async () => {
+    const clan = await client.api.clan({ clanName: sandbox.world.samples.clan });
+    const embed = embedOf(renderClanProfile(de, clan, NOW));
+    const score = de.n(clan.score ?? NaN);
+    expect(score).toContain('.');
+    expect(embed.fields?.map((f) => f.value)).toContain(score);
+    expect(embed.fields?.map((f) => f.name)).not.toContain('Owner');
+  });
+
+  it('shows the invite only for a plausible invite code, never as a masked link', () => {
+    const bad = ['', '   ', 'a', 'x'.repeat(33), 'evil.com/x', '[x](http://e.vil)', 'ab cd', 'ab/../cd', '<@123>'];
+    for (const code of bad) {
+      const embed = embedOf(renderClanProfile(en, { name: 'C', discord: code }, NOW));
+      expect(fieldValue(embed, 'Chat invite')).toBeUndefined();
+      expect(JSON.stringify(embed)).not.toContain('discord.gg');
+    }
+    expect(fieldValue(embedOf(renderClanProfile(en, { name: 'C', discord: ' ab-12 ' }, NOW)), 'Chat invite')).toBe(
+      'https://discord.gg/ab-12',
+    );
+    expect(inviteUrl('A'.repeat(32))).toBe(`https://discord.gg/${'A'.repeat(32)}`);
+    expect(inviteUrl(undefined)).toBeUndefined();
+  });
+
+  it('stays within limits with hostile and very long text and missing fields', () => {
+    for (const clan of [
+      { name: HOSTILE, owner_name: HOSTILE, discord: HOSTILE },
+      { name: LONG, owner_name: LONG, created_at: 'not a date' },
+      { name: 'Bare' },
+    ] satisfies ClanProfile[]) {
+      for (const t of [en, de]) {
+        const payload = renderClanProfile(t, clan, NOW);
+        expectSafe(payload);
+        expect(embedOf(payload).fields?.every((f) => f.value.trim() !== '')).toBe(true);
+      }
+    }
+    const bare = embedOf(renderClanProfile(en, { name: 'Bare' }, NOW));
+    expect(fieldValue(bare, 'Rank')).toBe('—');
+    expect(fieldValue(bare, 'Founded')).toBe('—');
+  });
+
+  it('drops the members button when the name does not fit in a custom id', () => {
+    expect(customIds(renderClanProfile(en, { name: LONG }, NOW))).toEqual([]);
+  });
+});
+
+describe('clan members', () => {
+  it('renders a sandbox page in the API order with role numbers and scores', async () => {
+    const data = await client.api.clanMembers({ clanName: sandbox.world.samples.clan, page: 1 });
+    const payload = renderClanMembers(en, { name: 'Vortex', data, page: 1, memberCount: 5, now: NOW });
+    expectSafe(payload);
+    const lines = (embedOf(payload).description ?? '').split('\n');
+    expect(lines).toHaveLength(data.members.length);
+    data.members.forEach((member, i) => {
+      expect(lines[i]).toContain(`**#${i + 1}** ${member.player_name}`);
+      expect(lines[i]).toContain(`Role ${String(member.role)}`);
+      expect(lines[i]).toContain(`score ${en.n(member.score ?? NaN)}`);
+    });
+    expect(embedOf(payload).footer?.text).toBe('5 members');
+    const buttons = payload.components?.[0]?.components ?? [];
+    expect(buttons.map((b) => ('label' in b ? b.label : undefined))).toEqual(['◀ Previous', 'Page 1 of 1', 'Next ▶']);
+    expect(buttons.map((b) => ('disabled' in b ? b.disabled : undefined))).toEqual([true, true, true]);
+  });
+
+  it('renders in German', async () => {
+    const data = await client.api.clanMembers({ clanName: sandbox.world.samples.clan, page: 1 });
+    const payload = renderClanMembers(de, { name: 'Vortex', data, page: 1, memberCount: 5, now: NOW });
+    expectSafe(payload);
+    expect(embedOf(payload).title).not.toBe('Members of Vortex');
+    expect(embedOf(payload).title).toContain('Vortex');
+  });
+
+  it('pages by the member count and carries the clan name and page in the button ids', () => {
+    const members: ClanMember[] = Array.from({ length: 10 }, (_, i) => ({
+      player_name: `P${i}`,
+      role: 0,
+      verified: i % 2 === 0,
+      score: 1000 - i,
+    }));
+    const data: ClanMembers = { page: 2, per_page: 10, members };
+    const payload = renderClanMembers(en, { name: 'Big:Clan~', data, page: 2, memberCount: 95, now: NOW });
+    expectSafe(payload);
+    const description = embedOf(payload).description ?? '';
+    expect(description.split('\n')[0]).toBe('**#11** P0 ✅ · Role 0 · score 1,000');
+    expect(description.split('\n')[1]).toBe('**#12** P1 · Role 0 · score 999');
+    expect(embedOf(payload).footer?.text).toBe('95 members · ✅ verified');
+    const ids = customIds(payload).map((id) => decodeComponentId(id));
+    expect(ids[0]?.args).toEqual(['Big:Clan~', '1']);
+    expect(ids[2]?.args).toEqual(['Big:Clan~', '3']);
+    const buttons = payload.components?.[0]?.components ?? [];
+    expect(buttons.map((b) => ('label' in b ? b.label : undefined))[1]).toBe('Page 2 of 10');
+    expect(buttons.map((b) => ('disabled' in b ? b.disabled : undefined))).toEqual([false, true, false]);
+  });
+
+  it('keeps "next" on for a full page when the member count is unknown, off for a short one', () => {
+    const full: ClanMembers = { members: Array.from({ length: 10 }, (_, i) => ({ player_name: `P${i}` })) };
+    const short: ClanMembers = { members: [{ player_name: 'Solo' }] };
+    const nextOf = (data: ClanMembers) => {
+      const buttons = renderClanMembers(en, { name: 'C', data, page: 1, now: NOW }).components?.[0]?.components ?? [];
+      const next = buttons[2];
+      return next && 'disabled' in next ? next.disabled : undefined;
+    };
+    expect(nextOf(full)).toBe(false);
+    expect(nextOf(short)).toBe(true);
+  });
+
+  it('shows members without role, score or verified mark, hostile and long names, and an empty page', () => {
+    const members: ClanMember[] = [
+      { player_name: HOSTILE },
+      { player_name: LONG, role: 2, verified: true, score: 0 },
+      ...Array.from({ length: 8 }, (_, i) => ({ player_name: `${'M'.repeat(90)}${i}`, role: 1, score: 2 ** 40 })),
+    ];
+    for (const t of [en, de]) {
+      const payload = renderClanMembers(t, { name: HOSTILE, data: { members }, page: 1, memberCount: 10, now: NOW });
+      expectSafe(payload);
+    }
+    const lines = (embedOf(renderClanMembers(en, { name: 'C', data: { members }, page: 1, now: NOW })).description ?? '').split(
+      '\n',
+    );
+    expect(lines[0]).toBe('**#1** \\*\\*@\u200Beveryone\\*\\* <\u200B@123> # head \\[x\\](http://e.vil) · Role unknown');
+    expect(lines[1]).toContain('✅ · Role 2 · score 0');
+
+    const empty = renderClanMembers(en, { name: 'C', data: { members: [] }, page: 4, memberCount: 12, now: NOW });
+    expectSafe(empty);
+    expect(embedOf(empty).description).toBe('No members on this page.');
+  });
+
+  it('counts pages from the member count', () => {
+    expect(memberPages(undefined)).toBeUndefined();
+    expect(memberPages(0)).toBe(1);
+    expect(memberPages(10)).toBe(1);
+    expect(memberPages(11)).toBe(2);
+    expect(memberPages(-1)).toBeUndefined();
+  });
+});
+
+describe('/clan command', () => {
+  it('checks names and pages again', () => {
+    expect(clanNameOf('  Vortex ')).toBe('Vortex');
+    expect(() => clanNameOf('   ')).toThrow(UserError);
+    expect(() => clanNameOf(null)).toThrow(UserError);
+    expect(pageOf(null)).toBe(1);
+    expect(pageOf('3')).toBe(3);
+    expect(pageOf('0')).toBe(1);
+    expect(pageOf('1001')).toBe(1);
+    expect(pageOf('2.5')).toBe(1);
+    expect(pageOf('x')).toBe(1);
+  });
+
+  it('localizes to valid Discord names and descriptions in every locale', () => {
+    const json = localizeCommand(command.data, 'clan', translations);
+    const valid = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
+    const walk = (node: {
+      name: string;
+      description?: string;
+      name_localizations?: Record<string, string | null> | null;
+      description_localizations?: Record<string, string | null> | null;
+      options?: unknown[];
+    }) => {
+      const names = Object.values(node.name_localizations ?? {});
+      const descriptions = Object.values(node.description_localizations ?? {});
+      expect(names).toHaveLength(LOCALES.length - 1);
+      expect(descriptions).toHaveLength(LOCALES.length - 1);
+      for (const name of [node.name, ...names]) {
+        expect(name).toMatch(valid);
+        expect(name).toBe(name?.toLowerCase());
+      }
+      for (const description of [node.description, ...descriptions]) {
+        expect(description?.length).toBeGreaterThanOrEqual(1);
+        expect(description?.length).toBeLessThanOrEqual(100);
+      }
+      for (const option of node.options ?? []) walk(option as Parameters<typeof walk>[0]);
+    };
+    walk(json);
+  });
+});
