@@ -32,7 +32,7 @@ const season = { type: ApplicationCommandOptionType.Integer, name: 'season', min
 
 /** A whole number within bounds, or `fallback` (component arguments are strings from a custom id). */
 export function wholeNumber(value: string | number | null | undefined, min: number, max: number, fallback: number): number {
-  const parsed = typeof value === 'number' ? value : Number(value ?? Number.NaN);
+  const parsed = typeof value === 'number' ? value : value?.trim() ? Number(value) : Number.NaN;
   if (!Number.isInteger(parsed) || parsed < min || parsed > max) return fallback;
   return parsed;
 }

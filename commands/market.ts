@@ -30,19 +30,20 @@ async function showSkin(
   days: number,
   page: number,
 ): Promise<void> {
+  let data;
   try {
     // The market endpoint takes over 10 s when cold: always defer, even when the answer may be cached.
-    const data = await ctx.load('marketSkin', { skinIndex, days, page }, { slow: true });
-    const { names } = ctx.services;
-    names.remember('player', ...(data.listings ?? []).map((listing) => listing.seller_name));
-    names.remember('player', ...(data.owners ?? []).map((owner) => owner.player_name));
-    await ctx.send(
-      renderMarketSkin(ctx.t, { data, skinName: names.skinName(skinIndex), days, page, now: ctx.now }),
-    );
+    data = await ctx.load('marketSkin', { skinIndex, days, page }, { slow: true });
   } catch (error) {
     if (error instanceof NotFoundError) throw new UserError('market:notFound', { index: skinIndex });
     throw error;
   }
+  const { names } = ctx.services;
+  names.remember('player', ...(data.listings ?? []).map((listing) => listing.seller_name));
+  names.remember('player', ...(data.owners ?? []).map((owner) => owner.player_name));
+  await ctx.send(
+    renderMarketSkin(ctx.t, { data, skinName: names.skinName(skinIndex), days, page, now: ctx.now }),
+  );
 }
 
 /**
@@ -52,9 +53,10 @@ async function showSkin(
 export function skinChoices(
   t: Translator,
   names: Pick<NameIndex, 'suggestSkins'>,
-  query: string,
+  // Discord sends what was typed so far; typed as a string, but an integer option may come as a number.
+  query: string | number,
 ): AutocompleteChoice[] {
-  const trimmed = query.trim();
+  const trimmed = String(query).trim();
   const choices: AutocompleteChoice[] = names.suggestSkins(trimmed, CHOICES);
   if (/^\d{1,15}$/.test(trimmed)) {
     const index = Number(trimmed);

@@ -20,15 +20,16 @@ async function showList(ctx: CommandContext | ComponentContext, page: number): P
 }
 
 async function showInfo(ctx: CommandContext, modName: string): Promise<void> {
+  let mod;
   try {
-    const mod = await ctx.load('mod', { modName });
-    ctx.services.names.remember('mod', mod.name);
-    ctx.services.names.remember('player', mod.creator_name);
-    await ctx.send(renderModInfo(ctx.t, mod));
+    mod = await ctx.load('mod', { modName });
   } catch (error) {
     if (error instanceof NotFoundError) throw new UserError('mods:notFound', { name: text(modName, 100) });
     throw error;
   }
+  ctx.services.names.remember('mod', mod.name);
+  ctx.services.names.remember('player', mod.creator_name);
+  await ctx.send(renderModInfo(ctx.t, mod));
 }
 
 /** The page of a `mods:list:<page>` button; anything else is not a button this command made. */

@@ -104,8 +104,10 @@ async function assemble(options: StackOptions, sandbox: Sandbox, discord: Discor
     let optionDefs: readonly APIApplicationCommandOption[] = definition.options ?? [];
     if (subcommand !== undefined) {
       const sub = optionDefs.find((o) => o.name === subcommand);
-      if (!sub || !('options' in sub)) throw new Error(`no subcommand /${command} ${subcommand}`);
-      optionDefs = (sub.options ?? []) as readonly APIApplicationCommandOption[];
+      if (sub?.type !== ApplicationCommandOptionType.Subcommand) {
+        throw new Error(`no subcommand /${command} ${subcommand}`);
+      }
+      optionDefs = sub.options ?? [];
     }
     const leaves = Object.entries(values).map(([name, value]) => {
       const def = optionDefs.find((o) => o.name === name);

@@ -4,7 +4,7 @@ import { COMPONENT_LIFETIME_MS, encodeComponentId } from '../discord/component-i
 import type { Translator } from '../i18n/index.ts';
 import { duration, field, fit, num, pageRow, text, timestamp, type Row } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
-import { DiscordLimits, truncate } from './text.ts';
+import { codePointLength, DiscordLimits, truncate } from './text.ts';
 
 export const BOARD_TYPES = ['score', 'time'] as const;
 export type BoardType = (typeof BOARD_TYPES)[number];
@@ -190,18 +190,26 @@ export function renderMapRank(t: Translator, entry: MapLeaderboardPlayer, mapNam
 }
 
 const FEATURED_LINES = 40;
+// Room for the "…and N more" line within the description's 4096.
+const FEATURED_BUDGET = DiscordLimits.embedDescription - 96;
 
 /** The featured maps, newest first as the API lists them, with their creators. */
 export function renderFeaturedMaps(t: Translator, data: FeaturedMaps): ReplyPayload {
-  const lines = data.maps.slice(0, FEATURED_LINES).map((map, index) =>
-    t.t(map.creator_name ? 'map:featured.line' : 'map:featured.lineNoCreator', {
+  const lines: string[] = [];
+  let used = 0;
+  for (const [index, map] of data.maps.entries()) {
+    const line = t.t(map.creator_name ? 'map:featured.line' : 'map:featured.lineNoCreator', {
       position: num(t, index + 1),
       name: text(map.name, 80),
       creator: text(map.creator_name, 40),
-    }),
-  );
-  if (data.maps.length > FEATURED_LINES) {
-    lines.push(t.t('map:featured.more', { count: num(t, data.maps.length - FEATURED_LINES) }));
+    });
+    const size = codePointLength(line) + 1;
+    if (lines.length >= FEATURED_LINES || used + size > FEATURED_BUDGET) break;
+    lines.push(line);
+    used += size;
+  }
+  if (data.maps.length > lines.length) {
+    lines.push(t.t('map:featured.more', { count: num(t, data.maps.length - lines.length) }));
   }
   return {
     embeds: [

@@ -123,7 +123,15 @@ export function renderTrades(
   });
 }
 
-function standing(t: Translator, row: { mmr?: number; wins?: number; losses?: number; kills?: number; deaths?: number }) {
+interface Standing {
+  readonly mmr?: number | undefined;
+  readonly wins?: number | undefined;
+  readonly losses?: number | undefined;
+  readonly kills?: number | undefined;
+  readonly deaths?: number | undefined;
+}
+
+function standing(t: Translator, row: Standing) {
   const games = (row.wins ?? 0) + (row.losses ?? 0);
   return [
     t.t('me:ranked.mmr', { mmr: num(t, row.mmr) }),

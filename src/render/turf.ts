@@ -129,7 +129,7 @@ export function renderTurfClan(t: Translator, { clan, earnings, players, now }: 
       t.t('turf:clan.position'),
       clan.position === null || clan.position === undefined
         ? t.t('turf:clan.unranked')
-        : `#${t.n(clan.position)}`,
+        : `**#${t.n(clan.position)}**`,
     ),
     field(t.t('turf:clan.points'), num(t, clan.points)),
     field(

@@ -827,7 +827,7 @@ export function generateWorld(seed: number, nowMs: number, playerCount = PLAYER_
             headshots: rng.int(0, kills),
             accuracy: rng.int(12, 58),
             objectiveScore: rng.int(0, 4_000),
-            victory: won ? 1 : 0,
+            victory: draw ? -1 : won ? 1 : 0,
             roundsWon: draw ? winnerRounds : won ? winnerRounds : loserRounds,
             team,
             playTime: duration - rng.int(0, 40),

@@ -8,6 +8,7 @@ import { localizeCommand } from '../../src/discord/localize.ts';
 import { UserError } from '../../src/discord/user-error.ts';
 import { LOCALES, Translations } from '../../src/i18n/index.ts';
 import { inviteUrl, memberPages, renderClanMembers, renderClanProfile } from '../../src/render/clan.ts';
+import { text } from '../../src/render/common.ts';
 import type { ReplyPayload } from '../../src/render/payload.ts';
 import { checkMessageLimits } from '../../src/render/text.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
@@ -60,7 +61,8 @@ function expectSafe(payload: ReplyPayload): void {
   expect(seen).not.toContain('<@');
   // A masked link needs an unescaped `[...](`.
   expect(seen).not.toMatch(/(?<!\\)\[[^\]\n]*(?<!\\)\]\(/);
-  expect(seen).not.toMatch(/^#/m);
+  // Headings and subtext need `# ` at a line start.
+  expect(seen).not.toMatch(/^\s*(#{1,3}|-#)\s/m);
 }
 
 function customIds(payload: ReplyPayload): string[] {
@@ -87,7 +89,9 @@ describe('clan profile', () => {
     expect(fieldValue(embed, 'Founded')).toBe(`<t:${Date.parse(clan.created_at ?? '') / 1000}:D>`);
     expect(fieldValue(embed, 'Chat invite')).toBe(`https://discord.gg/${clan.discord ?? ''}`);
     const ids = customIds(payload).map((id) => decodeComponentId(id));
-    expect(ids).toEqual([{ command: 'clan', action: 'members', args: ['Vortex', '1'], expiresAt: expect.any(Number) }]);
+    expect(ids).toEqual([
+      { command: 'clan', action: 'members', args: ['Vortex', '1'], expiresAt: expect.any(Number) },
+    ]);
     expect(ids[0]?.expiresAt).toBeGreaterThan(NOW);
   });
 
@@ -109,15 +113,25 @@ describe('clan profile', () => {
   });
 
   it('shows the invite only for a plausible invite code, never as a masked link', () => {
-    const bad = ['', '   ', 'a', 'x'.repeat(33), 'evil.com/x', '[x](http://e.vil)', 'ab cd', 'ab/../cd', '<@123>'];
+    const bad = [
+      '',
+      '   ',
+      'a',
+      'x'.repeat(33),
+      'evil.com/x',
+      '[x](http://e.vil)',
+      'ab cd',
+      'ab/../cd',
+      '<@123>',
+    ];
     for (const code of bad) {
       const embed = embedOf(renderClanProfile(en, { name: 'C', discord: code }, NOW));
       expect(fieldValue(embed, 'Chat invite')).toBeUndefined();
       expect(JSON.stringify(embed)).not.toContain('discord.gg');
     }
-    expect(fieldValue(embedOf(renderClanProfile(en, { name: 'C', discord: ' ab-12 ' }, NOW)), 'Chat invite')).toBe(
-      'https://discord.gg/ab-12',
-    );
+    expect(
+      fieldValue(embedOf(renderClanProfile(en, { name: 'C', discord: ' ab-12 ' }, NOW)), 'Chat invite'),
+    ).toBe('https://discord.gg/ab-12');
     expect(inviteUrl('A'.repeat(32))).toBe(`https://discord.gg/${'A'.repeat(32)}`);
     expect(inviteUrl(undefined)).toBeUndefined();
   });
@@ -152,13 +166,17 @@ describe('clan members', () => {
     const lines = (embedOf(payload).description ?? '').split('\n');
     expect(lines).toHaveLength(data.members.length);
     data.members.forEach((member, i) => {
-      expect(lines[i]).toContain(`**#${i + 1}** ${member.player_name}`);
+      expect(lines[i]).toContain(`**#${i + 1}** ${text(member.player_name, 100)}`);
       expect(lines[i]).toContain(`Role ${String(member.role)}`);
       expect(lines[i]).toContain(`score ${en.n(member.score ?? NaN)}`);
     });
     expect(embedOf(payload).footer?.text).toBe('5 members');
     const buttons = payload.components?.[0]?.components ?? [];
-    expect(buttons.map((b) => ('label' in b ? b.label : undefined))).toEqual(['◀ Previous', 'Page 1 of 1', 'Next ▶']);
+    expect(buttons.map((b) => ('label' in b ? b.label : undefined))).toEqual([
+      '◀ Previous',
+      'Page 1 of 1',
+      'Next ▶',
+    ]);
     expect(buttons.map((b) => ('disabled' in b ? b.disabled : undefined))).toEqual([true, true, true]);
   });
 
@@ -196,7 +214,8 @@ describe('clan members', () => {
     const full: ClanMembers = { members: Array.from({ length: 10 }, (_, i) => ({ player_name: `P${i}` })) };
     const short: ClanMembers = { members: [{ player_name: 'Solo' }] };
     const nextOf = (data: ClanMembers) => {
-      const buttons = renderClanMembers(en, { name: 'C', data, page: 1, now: NOW }).components?.[0]?.components ?? [];
+      const buttons =
+        renderClanMembers(en, { name: 'C', data, page: 1, now: NOW }).components?.[0]?.components ?? [];
       const next = buttons[2];
       return next && 'disabled' in next ? next.disabled : undefined;
     };
@@ -208,19 +227,37 @@ describe('clan members', () => {
     const members: ClanMember[] = [
       { player_name: HOSTILE },
       { player_name: LONG, role: 2, verified: true, score: 0 },
-      ...Array.from({ length: 8 }, (_, i) => ({ player_name: `${'M'.repeat(90)}${i}`, role: 1, score: 2 ** 40 })),
+      ...Array.from({ length: 8 }, (_, i) => ({
+        player_name: `${'M'.repeat(90)}${i}`,
+        role: 1,
+        score: 2 ** 40,
+      })),
     ];
     for (const t of [en, de]) {
-      const payload = renderClanMembers(t, { name: HOSTILE, data: { members }, page: 1, memberCount: 10, now: NOW });
+      const payload = renderClanMembers(t, {
+        name: HOSTILE,
+        data: { members },
+        page: 1,
+        memberCount: 10,
+        now: NOW,
+      });
       expectSafe(payload);
     }
-    const lines = (embedOf(renderClanMembers(en, { name: 'C', data: { members }, page: 1, now: NOW })).description ?? '').split(
-      '\n',
+    const lines = (
+      embedOf(renderClanMembers(en, { name: 'C', data: { members }, page: 1, now: NOW })).description ?? ''
+    ).split('\n');
+    expect(lines[0]).toBe(
+      '**#1** \\*\\*@\u200Beveryone\\*\\* <\u200B@123> # head \\[x\\](http://e.vil) · Role unknown',
     );
-    expect(lines[0]).toBe('**#1** \\*\\*@\u200Beveryone\\*\\* <\u200B@123> # head \\[x\\](http://e.vil) · Role unknown');
     expect(lines[1]).toContain('✅ · Role 2 · score 0');
 
-    const empty = renderClanMembers(en, { name: 'C', data: { members: [] }, page: 4, memberCount: 12, now: NOW });
+    const empty = renderClanMembers(en, {
+      name: 'C',
+      data: { members: [] },
+      page: 4,
+      memberCount: 12,
+      now: NOW,
+    });
     expectSafe(empty);
     expect(embedOf(empty).description).toBe('No members on this page.');
   });
@@ -252,10 +289,10 @@ describe('/clan command', () => {
     const valid = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
     const walk = (node: {
       name: string;
-      description?: string;
-      name_localizations?: Record<string, string | null> | null;
-      description_localizations?: Record<string, string | null> | null;
-      options?: unknown[];
+      description?: string | undefined;
+      name_localizations?: Partial<Record<string, string | null>> | null | undefined;
+      description_localizations?: Partial<Record<string, string | null>> | null | undefined;
+      options?: unknown[] | undefined;
     }) => {
       const names = Object.values(node.name_localizations ?? {});
       const descriptions = Object.values(node.description_localizations ?? {});

@@ -246,6 +246,7 @@ describe('market buttons and autocomplete', () => {
       { name: 'Red Dragon (#31)', value: 31 },
     ]);
     expect(skinChoices(en, names, '3').map((c) => c.value)).toEqual([3, 31]);
+    expect(skinChoices(en, names, 31)).toEqual([{ name: 'Red Dragon (#31)', value: 31 }]);
     expect(skinChoices(en, names, '999')).toEqual([{ name: 'Skin #999', value: 999 }]);
     expect(skinChoices(en, new NameIndex(), '')).toEqual([]);
 

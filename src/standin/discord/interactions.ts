@@ -633,6 +633,12 @@ export class InteractionHub {
     const state = this.#webhookState(applicationId, token);
     const message = this.#ownMessage(state, messageId);
     this.#world.deleteMessage(message.id);
+    if (message.id === state.originalMessageId) {
+      // Like Discord: once the "thinking…" placeholder is gone, follow-ups are new messages, and the
+      // first of them is what the user sees as the answer.
+      state.awaitingEdit = false;
+      state.originalMessageId = null;
+    }
     announceMessage(this.#world, this.#gateway, 'MESSAGE_DELETE', message);
   }
 
@@ -663,6 +669,7 @@ export class InteractionHub {
     });
     this.#tagMessage(state, message.id);
     state.followUpIds.push(message.id);
+    if (state.originalMessageId === null) state.final.resolve(snapshot(message));
     announceMessage(world, this.#gateway, 'MESSAGE_CREATE', message);
     return world.apiMessage(message);
   }
