@@ -24,6 +24,8 @@ COPY --chown=node:node package.json tsconfig.json ./
 COPY --chown=node:node src ./src
 COPY --chown=node:node commands ./commands
 COPY --chown=node:node locales ./locales
+# The chart font: text in PNG charts renders only with a font file passed explicitly.
+COPY --chown=node:node assets ./assets
 # Created before VOLUME so that a new named volume starts out owned by the non-root user.
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

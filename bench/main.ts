@@ -1,3 +1,4 @@
+import { benchCharts, benchInteractionLatency } from './bot.ts';
 import { benchCachedOverhead, benchSingleFlight, benchZipf, type Figures } from './client.ts';
 
 /**
@@ -8,6 +9,8 @@ const sections: Array<[string, () => Promise<Figures>]> = [
   ['tier client: single flight', benchSingleFlight],
   ['tier client: Zipf workload at 60 requests a minute', benchZipf],
   ['tier client: cached call overhead', benchCachedOverhead],
+  ['bot: interaction to reply', benchInteractionLatency],
+  ['bot: charts', benchCharts],
 ];
 
 for (const [title, run] of sections) {

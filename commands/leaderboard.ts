@@ -28,10 +28,20 @@ const MAX_SEASON = 1000;
 const MAX_PAGE = 1000;
 const MAX_MAP_ID = 1_000_000;
 
-const season = { type: ApplicationCommandOptionType.Integer, name: 'season', min_value: 0, max_value: MAX_SEASON } as const;
+const season = {
+  type: ApplicationCommandOptionType.Integer,
+  name: 'season',
+  min_value: 0,
+  max_value: MAX_SEASON,
+} as const;
 
 /** A whole number within bounds, or `fallback` (component arguments are strings from a custom id). */
-export function wholeNumber(value: string | number | null | undefined, min: number, max: number, fallback: number): number {
+export function wholeNumber(
+  value: string | number | null | undefined,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
   const parsed = typeof value === 'number' ? value : value?.trim() ? Number(value) : Number.NaN;
   if (!Number.isInteger(parsed) || parsed < min || parsed > max) return fallback;
   return parsed;
@@ -39,10 +49,20 @@ export function wholeNumber(value: string | number | null | undefined, min: numb
 
 async function showRanked(ctx: Context, region: number, seasonNo: number, page: number) {
   if (!isRankedRegion(region)) throw new UserError('leaderboard:errors.region');
-  const data = await ctx.load('rankedLeaderboard', { region, page, ...(seasonNo > 0 ? { season: seasonNo } : {}) });
+  const data = await ctx.load('rankedLeaderboard', {
+    region,
+    page,
+    ...(seasonNo > 0 ? { season: seasonNo } : {}),
+  });
   ctx.services.names.remember('player', ...data.entries.map((entry) => entry.player_name));
   await ctx.send(
-    renderRankedLeaderboard(ctx.t, { data, region, season: seasonNo > 0 ? seasonNo : undefined, page, now: ctx.now }),
+    renderRankedLeaderboard(ctx.t, {
+      data,
+      region,
+      season: seasonNo > 0 ? seasonNo : undefined,
+      page,
+      now: ctx.now,
+    }),
   );
 }
 
@@ -51,7 +71,13 @@ async function showPlayers(ctx: Context, board: PlayerBoard, seasonNo: number, p
   ctx.services.names.remember('player', ...data.rows.map((row) => row.player_name));
   ctx.services.names.remember('clan', ...data.rows.map((row) => row.clan));
   await ctx.send(
-    renderPlayerBoard(ctx.t, { board, data, season: seasonNo > 0 ? seasonNo : undefined, page, now: ctx.now }),
+    renderPlayerBoard(ctx.t, {
+      board,
+      data,
+      season: seasonNo > 0 ? seasonNo : undefined,
+      page,
+      now: ctx.now,
+    }),
   );
 }
 
@@ -120,13 +146,19 @@ export const command: Command = {
         type: ApplicationCommandOptionType.Subcommand,
         name: 'clans',
         options: [
-          { type: ApplicationCommandOptionType.String, name: 'sort', choices: BOARD_SORTS.map((value) => ({ value })) },
+          {
+            type: ApplicationCommandOptionType.String,
+            name: 'sort',
+            choices: BOARD_SORTS.map((value) => ({ value })),
+          },
         ],
       },
       {
         type: ApplicationCommandOptionType.Subcommand,
         name: 'raids',
-        options: [{ type: ApplicationCommandOptionType.Integer, name: 'map', min_value: 1, max_value: MAX_MAP_ID }],
+        options: [
+          { type: ApplicationCommandOptionType.Integer, name: 'map', min_value: 1, max_value: MAX_MAP_ID },
+        ],
       },
       {
         type: ApplicationCommandOptionType.Subcommand,
@@ -146,7 +178,8 @@ export const command: Command = {
   async execute(ctx) {
     const { options } = ctx.interaction;
     const seasonNo = options.getInteger('season') ?? 0;
-    if (seasonNo < 0 || seasonNo > MAX_SEASON) throw new UserError('leaderboard:errors.season', { max: MAX_SEASON });
+    if (seasonNo < 0 || seasonNo > MAX_SEASON)
+      throw new UserError('leaderboard:errors.season', { max: MAX_SEASON });
     switch (options.getSubcommand()) {
       case 'ranked': {
         const page = options.getInteger('page') ?? 1;
@@ -165,7 +198,8 @@ export const command: Command = {
       }
       case 'raids': {
         const mapId = options.getInteger('map') ?? DEFAULT_RAID_MAP;
-        if (mapId < 1 || mapId > MAX_MAP_ID) throw new UserError('leaderboard:errors.raidMap', { map: mapId });
+        if (mapId < 1 || mapId > MAX_MAP_ID)
+          throw new UserError('leaderboard:errors.raidMap', { map: mapId });
         return showRaids(ctx, mapId, 1);
       }
       case 'cup': {

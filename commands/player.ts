@@ -1,5 +1,10 @@
 import { ApplicationCommandOptionType } from 'discord.js';
-import type { AutocompleteChoice, Command, CommandContext, ComponentContext } from '../src/discord/command.ts';
+import type {
+  AutocompleteChoice,
+  Command,
+  CommandContext,
+  ComponentContext,
+} from '../src/discord/command.ts';
 import { resolvePlayerName } from '../src/discord/player-name.ts';
 import { UserError } from '../src/discord/user-error.ts';
 import {
@@ -12,17 +17,37 @@ import {
   type ProfileSection,
 } from '../src/render/player.ts';
 
-const name = { type: ApplicationCommandOptionType.String, name: 'name', min_length: 1, max_length: 64, autocomplete: true } as const;
-const page = { type: ApplicationCommandOptionType.Integer, name: 'page', min_value: 1, max_value: 1000 } as const;
+const name = {
+  type: ApplicationCommandOptionType.String,
+  name: 'name',
+  min_length: 1,
+  max_length: 64,
+  autocomplete: true,
+} as const;
+const page = {
+  type: ApplicationCommandOptionType.Integer,
+  name: 'page',
+  min_value: 1,
+  max_value: 1000,
+} as const;
 
-async function showProfile(ctx: CommandContext | ComponentContext, playerName: string, section: ProfileSection) {
+async function showProfile(
+  ctx: CommandContext | ComponentContext,
+  playerName: string,
+  section: ProfileSection,
+) {
   const profile = await ctx.load('player', { playerName });
   ctx.services.names.remember('player', profile.player_name);
   ctx.services.names.remember('clan', profile.clan);
   await ctx.send(renderProfile(ctx.t, { profile, section, now: ctx.now }));
 }
 
-async function showMatches(ctx: CommandContext | ComponentContext, playerName: string, season: number | undefined, pageNo: number) {
+async function showMatches(
+  ctx: CommandContext | ComponentContext,
+  playerName: string,
+  season: number | undefined,
+  pageNo: number,
+) {
   const data = await ctx.load('playerMatches', { playerName, page: pageNo, ...(season ? { season } : {}) });
   await ctx.send(renderMatches(ctx.t, { name: playerName, data, page: pageNo, season, now: ctx.now }));
 }
@@ -46,7 +71,11 @@ export const command: Command = {
       {
         type: ApplicationCommandOptionType.Subcommand,
         name: 'matches',
-        options: [name, { type: ApplicationCommandOptionType.Integer, name: 'season', min_value: 0, max_value: 1000 }, page],
+        options: [
+          name,
+          { type: ApplicationCommandOptionType.Integer, name: 'season', min_value: 0, max_value: 1000 },
+          page,
+        ],
       },
       { type: ApplicationCommandOptionType.Subcommand, name: 'inventory', options: [name] },
       { type: ApplicationCommandOptionType.Subcommand, name: 'listings', options: [name, page] },
@@ -66,7 +95,9 @@ export const command: Command = {
       case 'inventory': {
         const items = await ctx.load('playerInventory', { playerName });
         ctx.services.names.remember('player', playerName);
-        return ctx.send(renderInventory(ctx.t, playerName, items, (index) => ctx.services.names.skinName(index)));
+        return ctx.send(
+          renderInventory(ctx.t, playerName, items, (index) => ctx.services.names.skinName(index)),
+        );
       }
       case 'listings':
         return showListings(ctx, playerName, pageNo);
@@ -99,7 +130,7 @@ export const command: Command = {
     }
   },
 
-  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    return ctx.services.names.suggest('player', String(ctx.interaction.options.getFocused()));
+  autocomplete(ctx): Promise<AutocompleteChoice[]> {
+    return Promise.resolve(ctx.services.names.suggest('player', ctx.interaction.options.getFocused()));
   },
 };

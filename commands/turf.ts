@@ -6,7 +6,13 @@ import { UserError } from '../src/discord/user-error.ts';
 import { text } from '../src/render/common.ts';
 import { renderTurfClan, renderTurfPlayer, renderTurfStatus } from '../src/render/turf.ts';
 
-const name = { type: ApplicationCommandOptionType.String, name: 'name', min_length: 1, max_length: 64, autocomplete: true } as const;
+const name = {
+  type: ApplicationCommandOptionType.String,
+  name: 'name',
+  min_length: 1,
+  max_length: 64,
+  autocomplete: true,
+} as const;
 
 /**
  * Runs tier calls one after another until the interaction is deferred, then the rest together: two
@@ -39,7 +45,11 @@ async function lookup<T>(load: () => Promise<T>, key: string, asked: string): Pr
 async function showStatus(ctx: CommandContext) {
   const status = await ctx.load('turfStatus', {});
   for (const map of status.maps) {
-    ctx.services.names.remember('clan', map.owner?.clan_name, ...(map.top_clans ?? []).map((c) => c.clan_name));
+    ctx.services.names.remember(
+      'clan',
+      map.owner?.clan_name,
+      ...(map.top_clans ?? []).map((c) => c.clan_name),
+    );
   }
   await ctx.send(renderTurfStatus(ctx.t, { status, now: ctx.now }));
 }
@@ -58,7 +68,11 @@ async function showClan(ctx: CommandContext, clanName: string) {
 }
 
 async function showPlayer(ctx: CommandContext, playerName: string) {
-  const found = await lookup(() => ctx.load('gamePlayer', { playerName }), 'turf:player.notFound', playerName);
+  const found = await lookup(
+    () => ctx.load('gamePlayer', { playerName }),
+    'turf:player.notFound',
+    playerName,
+  );
   const playerId = found.player_id;
   const [player, contributions, earnings] = await gather(ctx, [
     () => ctx.load('turfPlayer', { playerId }),
@@ -97,9 +111,9 @@ export const command: Command = {
     }
   },
 
-  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const query = String(ctx.interaction.options.getFocused());
+  autocomplete(ctx): Promise<AutocompleteChoice[]> {
+    const query = ctx.interaction.options.getFocused();
     const kind = ctx.interaction.options.getSubcommand(false) === 'clan' ? 'clan' : 'player';
-    return ctx.services.names.suggest(kind, query);
+    return Promise.resolve(ctx.services.names.suggest(kind, query));
   },
 };

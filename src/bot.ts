@@ -69,7 +69,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     }),
   );
 
-  const health = config.http.port === undefined ? undefined : await startHealthServer(config.http.port, client);
+  const health =
+    config.http.port === undefined ? undefined : await startHealthServer(config.http.port, client);
   void preloadStaticNames(services);
   await client.login(options.token);
 
@@ -115,12 +116,21 @@ async function preloadStaticNames(services: Services): Promise<void> {
   const background = { priority: 'background' } as const;
   try {
     const maps = await api.api.officialMaps(undefined, background);
-    names.seed('map', maps.map((map) => map.name));
+    names.seed(
+      'map',
+      maps.map((map) => map.name),
+    );
     if (services.config.game.apiKey === undefined) return;
     const featured = await api.api.featuredMaps(undefined, background);
-    names.seed('map', featured.maps.map((map) => map.name));
+    names.seed(
+      'map',
+      featured.maps.map((map) => map.name),
+    );
     const mods = await api.api.mods({ page: 1 }, background);
-    names.seed('mod', mods.mods.map((mod) => mod.name));
+    names.seed(
+      'mod',
+      mods.mods.map((mod) => mod.name),
+    );
     for (let page = 1; page <= 50; page += 1) {
       const skins = await api.api.skins({ page, perPage: 100 }, background);
       const list = skins.skins;

@@ -12,7 +12,9 @@ async function main(): Promise<void> {
     token = requireDiscordToken(config);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n\nSee .env.example for every variable, or run \`npm run demo\` to see the bot work offline.\n`);
+      process.stderr.write(
+        `${error.message}\n\nSee .env.example for every variable, or run \`npm run demo\` to see the bot work offline.\n`,
+      );
       process.exitCode = 1;
       return;
     }

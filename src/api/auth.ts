@@ -37,7 +37,12 @@ export function authorize(
     case 'developer': {
       const key = credentials.apiKey ?? settings.defaultApiKey;
       if (!key) {
-        throw new LocalRefusalError('No API key is configured for the developer API', 'no_api_key', ['apiKey'], route);
+        throw new LocalRefusalError(
+          'No API key is configured for the developer API',
+          'no_api_key',
+          ['apiKey'],
+          route,
+        );
       }
       return { headers: { [settings.apiKeyHeader]: key }, identity: `key:${fingerprint(key)}` };
     }

@@ -110,7 +110,11 @@ export class ReplyCache {
 
   async #write(key: string, value: unknown, policy: CachePolicy): Promise<void> {
     const now = this.#clock.now();
-    const entry: Entry = { v: value, fresh: now + policy.ttlMs, stale: now + policy.ttlMs + (policy.staleMs ?? 0) };
+    const entry: Entry = {
+      v: value,
+      fresh: now + policy.ttlMs,
+      stale: now + policy.ttlMs + (policy.staleMs ?? 0),
+    };
     this.#remember(key, entry);
     await this.#backend.set(key, entry, entry.stale - now);
   }

@@ -17,7 +17,10 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.log.level === 'info' ? 'warn' : config.log.level, destination: pino.destination(2) });
+  const logger = createLogger({
+    level: config.log.level === 'info' ? 'warn' : config.log.level,
+    destination: pino.destination(2),
+  });
   const client = new TierClient({
     urls: { base: config.game.baseUrl, legacy: config.game.legacyUrl, matchmaker: config.game.matchmakerUrl },
     apiKey: config.game.apiKey,
@@ -27,7 +30,10 @@ async function main(): Promise<number> {
   try {
     return await runCli(process.argv.slice(2), {
       client,
-      io: { out: (text) => process.stdout.write(`${text}\n`), err: (text) => process.stderr.write(`${text}\n`) },
+      io: {
+        out: (text) => process.stdout.write(`${text}\n`),
+        err: (text) => process.stderr.write(`${text}\n`),
+      },
     });
   } finally {
     await client.close();

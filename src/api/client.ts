@@ -48,10 +48,12 @@ type RequiredKeys<P> = string extends keyof P
   : { [K in keyof P]-?: object extends Pick<P, K> ? never : K }[keyof P];
 
 type MethodArgs<D extends RouteDef> = [RequiredKeys<ParamsOf<D>>] extends [never]
-    ? [params?: ParamsOf<D>, options?: CallOptions]
-    : [params: ParamsOf<D>, options?: CallOptions];
+  ? [params?: ParamsOf<D>, options?: CallOptions]
+  : [params: ParamsOf<D>, options?: CallOptions];
 
-export type ResultOf<D extends RouteDef> = D extends { readonly soft: true } ? Refusable<ReplyOf<D>> : ReplyOf<D>;
+export type ResultOf<D extends RouteDef> = D extends { readonly soft: true }
+  ? Refusable<ReplyOf<D>>
+  : ReplyOf<D>;
 
 export type GameApi = {
   readonly [N in RouteName]: (...args: MethodArgs<Routes[N]>) => Promise<ResultOf<Routes[N]>>;
@@ -100,9 +102,11 @@ export class TierClient {
     this.#cache = new ReplyCache({
       backend: options.cache ?? memoryBackend(),
       clock: this.#clock,
-      onRefreshError: (key, error) => logger?.warn({ key, err: describeError(error) }, 'background refresh failed'),
+      onRefreshError: (key, error) =>
+        logger?.warn({ key, err: describeError(error) }, 'background refresh failed'),
     });
-    if (logger) degradations.listen((resource, field) => logger.warn({ resource, field }, 'reply field degraded'));
+    if (logger)
+      degradations.listen((resource, field) => logger.warn({ resource, field }, 'reply field degraded'));
     for (const [name, route] of Object.entries(routes) as Array<[string, RouteDef]>) {
       if (route.ownWindow) this.#ownWindows.set(name, route.ownWindow);
     }
@@ -120,7 +124,10 @@ export class TierClient {
   }
 
   /** The route's fresh cached reply, if any, without a request (lets the bot answer without deferring). */
-  async peek<N extends RouteName>(name: N, params: ParamsOf<Routes[N]>): Promise<ReplyOf<Routes[N]> | undefined> {
+  async peek<N extends RouteName>(
+    name: N,
+    params: ParamsOf<Routes[N]>,
+  ): Promise<ReplyOf<Routes[N]> | undefined> {
     const route: RouteDef = routes[name];
     if (!route.cache) return undefined;
     const parsed = route.params.safeParse(params);
@@ -128,7 +135,11 @@ export class TierClient {
     return this.#cache.peek(cacheKey(name, this.#url(route, parsed.data)));
   }
 
-  async call<N extends RouteName>(name: N, params: unknown, options: CallOptions = {}): Promise<ResultOf<Routes[N]>> {
+  async call<N extends RouteName>(
+    name: N,
+    params: unknown,
+    options: CallOptions = {},
+  ): Promise<ResultOf<Routes[N]>> {
     const route: RouteDef = routes[name];
     const parsed = route.params.safeParse(params ?? {});
     if (!parsed.success) {
@@ -164,7 +175,9 @@ export class TierClient {
 
   #url(route: RouteDef, params: unknown): URL {
     const values = (params ?? {}) as Record<string, unknown>;
-    const path = route.path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(wireValue(values[key])));
+    const path = route.path.replace(/\{(\w+)\}/g, (_, key: string) =>
+      encodeURIComponent(wireValue(values[key])),
+    );
     const url = new URL(`${this.#options.urls[route.host].replace(/\/+$/, '')}${path}`);
     for (const [key, wireName] of Object.entries(route.query ?? {})) {
       const value = values[key];
@@ -173,7 +186,13 @@ export class TierClient {
     return url;
   }
 
-  async #fetch(name: string, route: RouteDef, url: URL, auth: Authorization, options: CallOptions): Promise<unknown> {
+  async #fetch(
+    name: string,
+    route: RouteDef,
+    url: URL,
+    auth: Authorization,
+    options: CallOptions,
+  ): Promise<unknown> {
     const timeoutMs = route.timeoutMs ?? this.#options.defaultTimeoutMs ?? 8_000;
     const deadline = this.#clock.now() + (options.deadlineMs ?? timeoutMs * 2);
     const state: RetryState = { serverErrorRetried: false, rateLimitRetried: false };
@@ -183,7 +202,10 @@ export class TierClient {
       } catch (error) {
         const decision = decideRetry(error, state, deadline - this.#clock.now(), this.#retryPolicy);
         if (!decision.retry) throw error;
-        this.#options.logger?.debug({ route: name, waitMs: decision.waitMs, err: describeError(error) }, 'retrying');
+        this.#options.logger?.debug(
+          { route: name, waitMs: decision.waitMs, err: describeError(error) },
+          'retrying',
+        );
         await this.#clock.sleep(decision.waitMs, options.signal);
       }
     }
@@ -209,7 +231,8 @@ export class TierClient {
     try {
       release = await this.#limiter.acquire(buckets, options.priority ?? 'interactive', deadline);
     } catch (error) {
-      if (error instanceof RateLimitedError) throw new RateLimitedError(error.message, error.retryAfterMs, name);
+      if (error instanceof RateLimitedError)
+        throw new RateLimitedError(error.message, error.retryAfterMs, name);
       throw error;
     }
 
@@ -238,9 +261,15 @@ export class TierClient {
 
     let data: unknown;
     try {
-      data = readReply(response, { host: route.host, tier: route.tier, route: name, nowMs: this.#clock.now() });
+      data = readReply(response, {
+        host: route.host,
+        tier: route.tier,
+        route: name,
+        nowMs: this.#clock.now(),
+      });
     } catch (error) {
-      if (error instanceof RateLimitedError) this.#limiter.exhaust(described, this.#clock.now() + error.retryAfterMs);
+      if (error instanceof RateLimitedError)
+        this.#limiter.exhaust(described, this.#clock.now() + error.retryAfterMs);
       throw error;
     }
     if (route.soft) {
@@ -291,7 +320,8 @@ export function createTierClient(options: TierClientOptions): TierClient {
 
 /** Parameter schemas hand over strings, numbers and booleans only (lists are joined already). */
 function wireValue(value: unknown): string {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
   throw new TypeError('a parameter schema produced a value that is not a string, number or boolean');
 }
 

@@ -127,7 +127,13 @@ export class RateLimiter {
   #ensure(name: string, defaults: BucketDefaults): Bucket {
     let bucket = this.#buckets.get(name);
     if (!bucket) {
-      bucket = { limit: defaults.limit, remaining: defaults.limit, resetAt: 0, windowMs: defaults.windowMs, inFlight: 0 };
+      bucket = {
+        limit: defaults.limit,
+        remaining: defaults.limit,
+        resetAt: 0,
+        windowMs: defaults.windowMs,
+        inFlight: 0,
+      };
       this.#buckets.set(name, bucket);
     }
     return bucket;
@@ -156,12 +162,13 @@ export class RateLimiter {
     const now = this.#clock.now();
     const blocked = new Set<string>();
     let wakeAt = Infinity;
-    for (let index = 0; index < this.#waiting.length; ) {
+    for (let index = 0; index < this.#waiting.length;) {
       const waiter = this.#waiting[index];
       if (!waiter) break;
       const buckets = waiter.buckets.map((name) => this.#buckets.get(name)).filter((b) => b !== undefined);
       for (const bucket of buckets) this.#refill(bucket, now);
-      const free = waiter.buckets.every((name) => !blocked.has(name)) && buckets.every((b) => b.remaining > 0);
+      const free =
+        waiter.buckets.every((name) => !blocked.has(name)) && buckets.every((b) => b.remaining > 0);
       if (free) {
         for (const bucket of buckets) {
           // A window starts with its first request (the service's fixed windows do too).
@@ -176,7 +183,9 @@ export class RateLimiter {
       const readyAt = Math.max(...buckets.filter((b) => b.remaining <= 0).map((b) => b.resetAt), now);
       if (readyAt > waiter.deadline) {
         this.#waiting.splice(index, 1);
-        waiter.fail(new RateLimitedError('Rate limit reached; the wait would pass the deadline', readyAt - now));
+        waiter.fail(
+          new RateLimitedError('Rate limit reached; the wait would pass the deadline', readyAt - now),
+        );
         continue;
       }
       // Only what is exhausted is held for this waiter: later waiters on other buckets may go on.
@@ -230,10 +239,13 @@ function byPriority(a: Waiter, b: Waiter): number {
 }
 
 /** Reads `X-RateLimit-Limit/Remaining/Reset` (reset in Unix seconds); undefined when absent. */
-export function windowFromHeaders(headers: Readonly<Record<string, string | undefined>>): WindowState | undefined {
+export function windowFromHeaders(
+  headers: Readonly<Record<string, string | undefined>>,
+): WindowState | undefined {
   const limit = Number(headers['x-ratelimit-limit']);
   const remaining = Number(headers['x-ratelimit-remaining']);
   const reset = Number(headers['x-ratelimit-reset']);
-  if (![limit, remaining, reset].every(Number.isFinite) || headers['x-ratelimit-limit'] === undefined) return undefined;
+  if (![limit, remaining, reset].every(Number.isFinite) || headers['x-ratelimit-limit'] === undefined)
+    return undefined;
   return { limit, remaining, resetAt: reset * 1000 };
 }

@@ -40,7 +40,11 @@ export function readReply(response: HttpResponse, context: ReplyContext): unknow
     case 'base':
       if (!isObject(body) || !('data' in body)) throw shapeError('a {data, error} envelope', context);
       if (body.error !== null && body.error !== undefined) {
-        throw new UpstreamError(`Error in a success reply: ${describe(body.error)}`, response.status, context.route);
+        throw new UpstreamError(
+          `Error in a success reply: ${describe(body.error)}`,
+          response.status,
+          context.route,
+        );
       }
       return body.data;
   }
@@ -112,7 +116,11 @@ function errorMessage(body: unknown): string | undefined {
 }
 
 function shapeError(expected: string, context: ReplyContext): InvalidReplyError {
-  return new InvalidReplyError(`The reply is not ${expected}`, [{ path: '', message: `expected ${expected}` }], context.route);
+  return new InvalidReplyError(
+    `The reply is not ${expected}`,
+    [{ path: '', message: `expected ${expected}` }],
+    context.route,
+  );
 }
 
 function describe(value: unknown): string {

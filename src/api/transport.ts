@@ -71,9 +71,13 @@ export function createPoolTransport(options: PoolTransportOptions = {}): Transpo
           throw new TransportFailure('aborted', 'request aborted', { cause: error });
         }
         const code = (error as { code?: unknown }).code;
-        throw new TransportFailure('network', `connection failed${typeof code === 'string' ? ` (${code})` : ''}`, {
-          cause: error,
-        });
+        throw new TransportFailure(
+          'network',
+          `connection failed${typeof code === 'string' ? ` (${code})` : ''}`,
+          {
+            cause: error,
+          },
+        );
       }
     },
     async close() {

@@ -21,8 +21,18 @@ interface Step {
 const samples = (stack: Stack) => stack.sandbox.world.samples;
 
 const SCRIPT: readonly Step[] = [
-  { command: 'player', sub: 'profile', options: (s) => ({ name: samples(s).player }), then: { pick: 'ranked' } },
-  { command: 'player', sub: 'matches', options: (s) => ({ name: samples(s).rankedPlayer }), then: { click: 'Next' } },
+  {
+    command: 'player',
+    sub: 'profile',
+    options: (s) => ({ name: samples(s).player }),
+    then: { pick: 'ranked' },
+  },
+  {
+    command: 'player',
+    sub: 'matches',
+    options: (s) => ({ name: samples(s).rankedPlayer }),
+    then: { click: 'Next' },
+  },
   { command: 'player', sub: 'inventory', options: (s) => ({ name: samples(s).player }) },
   { command: 'player', sub: 'listings', options: (s) => ({ name: samples(s).player }) },
   { command: 'player', sub: 'posts', options: (s) => ({ name: samples(s).player }) },
@@ -49,9 +59,14 @@ function describeStep(step: Step, options: OptionValues): string {
   return [`/${step.command}`, step.sub, ...shown].filter(Boolean).join(' ');
 }
 
-function findComponent(message: MessageRecord, label: string): { customId: string; kind: 'button' | 'menu'; value?: string } | undefined {
+function findComponent(
+  message: MessageRecord,
+  label: string,
+): { customId: string; kind: 'button' | 'menu'; value?: string } | undefined {
   for (const row of message.components) {
-    for (const part of ('components' in row ? row.components : []) as Array<Record<string, unknown>>) {
+    for (const part of ('components' in row ? row.components : []) as unknown as Array<
+      Record<string, unknown>
+    >) {
       if (part.type === 2 && typeof part.label === 'string' && part.label.includes(label) && !part.disabled) {
         return { customId: String(part.custom_id), kind: 'button' };
       }
@@ -67,7 +82,8 @@ function findComponent(message: MessageRecord, label: string): { customId: strin
 async function show(pending: PendingInteraction, outDir: string, index: number): Promise<MessageRecord> {
   const first = await pending.response(15_000);
   const message = await pending.final(30_000);
-  const deferred = first.type === 5 || first.type === 6 ? ` (deferred in ${Math.round(first.afterMs)} ms)` : '';
+  const deferred =
+    first.type === 5 || first.type === 6 ? ` (deferred in ${Math.round(first.afterMs)} ms)` : '';
   process.stdout.write(`${printMessage(message)}\n  ↳ answered${deferred}\n`);
   for (const file of message.attachments) {
     const path = join(outDir, `${String(index).padStart(2, '0')}-${file.filename}`);
@@ -81,7 +97,9 @@ async function main(): Promise<void> {
   const outDir = resolve('demo-output');
   await mkdir(outDir, { recursive: true });
   process.stdout.write('Starting the game API sandbox, the Discord stand-in and the bot…\n');
-  const stack = await startStack({ sandbox: { latency: { marketSkinColdMs: 1_500, marketSkinWarmMs: 300 } } });
+  const stack = await startStack({
+    sandbox: { latency: { marketSkinColdMs: 1_500, marketSkinWarmMs: 300 } },
+  });
   const loaded = new Set(stack.bot.commands.map((command) => command.json.name));
   process.stdout.write(`Ready: ${loaded.size} commands (${[...loaded].join(', ')}).\n`);
   try {
@@ -93,7 +111,9 @@ async function main(): Promise<void> {
         continue;
       }
       const options = step.options?.(stack) ?? {};
-      process.stdout.write(`\n> ${describeStep(step, options)}${step.locale ? `   (as a ${step.locale} user)` : ''}\n`);
+      process.stdout.write(
+        `\n> ${describeStep(step, options)}${step.locale ? `   (as a ${step.locale} user)` : ''}\n`,
+      );
       const message = await show(
         stack.invoke(step.command, step.sub, options, step.locale ? { locale: step.locale } : {}),
         outDir,

@@ -8,9 +8,10 @@ export function printMessage(message: MessageRecord, indent = '  '): string {
   if (message.content) lines.push(...message.content.split('\n').map((line) => `${line}${flags}`));
   for (const embed of message.embeds) lines.push(...printEmbed(embed), ...(flags ? [flags.trim()] : []));
   for (const row of message.components) {
-    const parts = ('components' in row ? row.components : []) as Array<Record<string, unknown>>;
+    const parts = ('components' in row ? row.components : []) as unknown as Array<Record<string, unknown>>;
     const shown = parts.map((part) => {
-      if (part.type === 2) return `[${String(part.label ?? '')}${part.disabled ? ' (off)' : ''}]`;
+      if (part.type === 2)
+        return `[${typeof part.label === 'string' ? part.label : ''}${part.disabled ? ' (off)' : ''}]`;
       if (part.type === 3) {
         const options = (part.options as Array<{ label: string; default?: boolean }> | undefined) ?? [];
         return `⟨menu: ${options.map((o) => (o.default ? `*${o.label}*` : o.label)).join(' | ')}⟩`;
@@ -37,7 +38,7 @@ function printEmbed(embed: APIEmbed): string[] {
   if (embed.title) lines.push(`▌ ${embed.title}`);
   if (embed.description) lines.push(...embed.description.split('\n').map((line) => `│ ${line}`));
   const fields = embed.fields ?? [];
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const field = fields[i];
     if (!field) break;
     if (field.inline) {

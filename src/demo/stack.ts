@@ -49,7 +49,13 @@ export interface Stack {
     extra?: { readonly locale?: string; readonly guildId?: string | null; readonly userId?: string },
   ): PendingInteraction;
   /** Asks autocomplete for `option` with the text typed so far. */
-  autocomplete(command: string, subcommand: string | undefined, option: string, typed: string, values?: OptionValues): PendingInteraction;
+  autocomplete(
+    command: string,
+    subcommand: string | undefined,
+    option: string,
+    typed: string,
+    values?: OptionValues,
+  ): PendingInteraction;
   stop(): Promise<void>;
 }
 
@@ -69,7 +75,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
 }
 
-async function assemble(options: StackOptions, sandbox: Sandbox, discord: DiscordStandin, store: Store): Promise<Stack> {
+async function assemble(
+  options: StackOptions,
+  sandbox: Sandbox,
+  discord: DiscordStandin,
+  store: Store,
+): Promise<Stack> {
   const guild = discord.addGuild({ name: 'Killfeed Demo', preferredLocale: 'en-US' });
   const channel = discord.addChannel(guild.id, { name: 'general' });
   const config = loadConfig({
@@ -145,7 +156,7 @@ async function assemble(options: StackOptions, sandbox: Sandbox, discord: Discor
     autocomplete(command, subcommand, option, typed, values = {}) {
       return discord.autocomplete({
         name: command,
-        options: build(command, subcommand, { ...values, [option]: typed }, option) as never,
+        options: build(command, subcommand, { ...values, [option]: typed }, option),
       });
     },
     async stop() {

@@ -50,8 +50,12 @@ export class InteractionRouter {
     if (interaction.isAutocomplete()) {
       const command = this.#commands.get(interaction.commandName);
       try {
-        const choices = command?.autocomplete ? await command.autocomplete({ interaction, services, t, now }) : [];
-        await interaction.respond(choices.slice(0, 25).map((c) => ({ name: c.name.slice(0, 100), value: c.value })));
+        const choices = command?.autocomplete
+          ? await command.autocomplete({ interaction, services, t, now })
+          : [];
+        await interaction.respond(
+          choices.slice(0, 25).map((c) => ({ name: c.name.slice(0, 100), value: c.value })),
+        );
       } catch (error) {
         log.warn({ err: error, command: interaction.commandName }, 'autocomplete failed');
         await interaction.respond([]).catch(() => undefined);
@@ -74,7 +78,10 @@ export class InteractionRouter {
       if (answerable.isChatInputCommand()) {
         const command = this.#commands.get(answerable.commandName);
         if (!command) throw new UserError('common:errors.unknownCommand');
-        log.debug({ command: answerable.commandName, sub: answerable.options.getSubcommand(false) }, 'command');
+        log.debug(
+          { command: answerable.commandName, sub: answerable.options.getSubcommand(false) },
+          'command',
+        );
         await command.execute({ interaction: answerable, services, t, now, ...loader });
       } else {
         const id = decodeComponentId(answerable.customId);

@@ -44,7 +44,11 @@ export async function loadCommands(
     // Installable to a guild and to a user, usable in DMs, unless the command says otherwise.
     const data = {
       integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
-      contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel],
+      contexts: [
+        InteractionContextType.Guild,
+        InteractionContextType.BotDM,
+        InteractionContextType.PrivateChannel,
+      ],
       ...command.data,
     };
     commands.push({ ...command, json: localizeCommand(data, namespace, translations) });

@@ -1,4 +1,7 @@
-import type { APIApplicationCommandOption, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import type {
+  APIApplicationCommandOption,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
 import { DEFAULT_LOCALE, type Translations } from '../i18n/index.ts';
 import type { CommandSpec, OptionSpec } from './command.ts';
 
@@ -20,11 +23,17 @@ export function localizeCommand(
   return {
     ...rest,
     ...words(at, translations),
-    ...(options ? { options: options.map((option) => localizeOption(option, `${at}.options`, translations)) } : {}),
+    ...(options
+      ? { options: options.map((option) => localizeOption(option, `${at}.options`, translations)) }
+      : {}),
   };
 }
 
-function localizeOption(option: OptionSpec, parent: string, translations: Translations): APIApplicationCommandOption {
+function localizeOption(
+  option: OptionSpec,
+  parent: string,
+  translations: Translations,
+): APIApplicationCommandOption {
   const at = `${parent}.${option.name}`;
   const { options, choices, ...rest } = option;
   return {
@@ -36,7 +45,8 @@ function localizeOption(option: OptionSpec, parent: string, translations: Transl
           choices: choices.map((choice) => {
             const names = translations.everyLocale(`${at}.choices.${String(choice.value)}`);
             const name = names[DEFAULT_LOCALE];
-            if (name === undefined) throw new Error(`Missing en-US text for ${at}.choices.${String(choice.value)}`);
+            if (name === undefined)
+              throw new Error(`Missing en-US text for ${at}.choices.${String(choice.value)}`);
             return { value: choice.value, name, name_localizations: withoutDefault(names) };
           }),
         }

@@ -64,7 +64,11 @@ export class NameIndex {
   suggest(kind: NameKind, query: string, limit = 25): Array<Suggestion> {
     const names = this.#names.get(kind);
     if (!names) return [];
-    return rank([...names.values()].map((name) => ({ name, value: name })), query, limit);
+    return rank(
+      [...names.values()].map((name) => ({ name, value: name })),
+      query,
+      limit,
+    );
   }
 
   suggestSkins(query: string, limit = 25): Array<Suggestion<number>> {

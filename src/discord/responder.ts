@@ -10,10 +10,7 @@ import {
 import type { ReplyPayload } from '../render/payload.ts';
 
 export type AnswerableInteraction =
-  | ChatInputCommandInteraction
-  | ButtonInteraction
-  | StringSelectMenuInteraction
-  | ModalSubmitInteraction;
+  ChatInputCommandInteraction | ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
 
 /**
  * Answers one interaction exactly once, whatever path the handler takes: `defer()` when the answer

@@ -25,7 +25,10 @@ import { DeliveryRepository, type Repositories } from './repositories.ts';
 
 /** The steps at which a test can stop delivery, as a crash would. */
 export type Step = 'stored' | 'cursor' | 'sent' | 'recorded';
-export type StepHook = (step: Step, info: { readonly eventKey: string; readonly subscriptionId?: string }) => void | Promise<void>;
+export type StepHook = (
+  step: Step,
+  info: { readonly eventKey: string; readonly subscriptionId?: string },
+) => void | Promise<void>;
 
 export interface DeliveryOptions {
   /** How long a claim keeps other processes off a delivery if its holder dies mid-way. */
@@ -72,7 +75,8 @@ export function classifyFailure(error: unknown): Failure {
     if (error.status >= 500) return { kind: 'transient' };
     return { kind: 'permanent', code: error.code };
   }
-  if (error instanceof HTTPError) return error.status >= 500 ? { kind: 'transient' } : { kind: 'permanent', code: error.status };
+  if (error instanceof HTTPError)
+    return error.status >= 500 ? { kind: 'transient' } : { kind: 'permanent', code: error.status };
   // Network failures, timeouts (AbortError) and connection resets: the request may be retried.
   return { kind: 'transient' };
 }
@@ -175,7 +179,9 @@ export class Deliverer {
     const { repos, clock, options, log } = this.#deps;
     const event = pending.event;
     const targeted = subscriptions.filter((subscription) => targets(event, subscription));
-    const outcomes = await pool(targeted, options.concurrency, (subscription) => this.#deliverOne(event, subscription));
+    const outcomes = await pool(targeted, options.concurrency, (subscription) =>
+      this.#deliverOne(event, subscription),
+    );
     if (outcomes.every((outcome) => outcome === 'done')) {
       await repos.inbox.finish(event.key, clock.now());
       return 'done';
@@ -192,7 +198,10 @@ export class Deliverer {
         at: clock.now(),
       });
     }
-    log.error({ event: event.key, subscriptions: failed.map((s) => s.id) }, 'gave up delivering an announcement');
+    log.error(
+      { event: event.key, subscriptions: failed.map((s) => s.id) },
+      'gave up delivering an announcement',
+    );
     await repos.inbox.finish(event.key, clock.now());
     return 'done';
   }
@@ -285,7 +294,12 @@ export class Deliverer {
     }
   }
 
-  async #failed(error: unknown, event: AnnouncementEvent, subscription: Subscription, key: string): Promise<Outcome> {
+  async #failed(
+    error: unknown,
+    event: AnnouncementEvent,
+    subscription: Subscription,
+    key: string,
+  ): Promise<Outcome> {
     const { repos, clock, log } = this.#deps;
     const failure = classifyFailure(error);
     const context = { event: event.key, subscription: subscription.id, channel: subscription.channelId };

@@ -74,7 +74,10 @@ export interface SubscriptionKind {
   /** The subcommand's options after `channel` (canonical names; words in `subscribe.json`). */
   readonly options: readonly OptionSpec[];
   /** Reads and checks the subcommand's options; throws `UserError` to refuse. May call the game API. */
-  readOptions(ctx: CommandContext, botPermissions: Readonly<{ has(flag: bigint): boolean }>): Promise<ReadOptionsResult>;
+  readOptions(
+    ctx: CommandContext,
+    botPermissions: Readonly<{ has(flag: bigint): boolean }>,
+  ): Promise<ReadOptionsResult>;
   /** Its options as one line of safe text for `/subscriptions` (empty when there are none). */
   describe(t: Translator, subscription: Subscription): string;
   /** Whether the event concerns this subscription at all. */
@@ -135,7 +138,9 @@ const mapsKind: SubscriptionKind = {
   },
 
   accepts(event) {
-    return event.source === EVENTS_SOURCE && (event.type === 'map.featured' || event.type === 'map.unfeatured');
+    return (
+      event.source === EVENTS_SOURCE && (event.type === 'map.featured' || event.type === 'map.unfeatured')
+    );
   },
 
   plan(event, subscription, t) {
@@ -165,7 +170,13 @@ const turfKind: SubscriptionKind = {
   source: TURF_SOURCE,
   needsApiKey: false,
   options: [
-    { type: ApplicationCommandOptionType.String, name: 'clan', min_length: 1, max_length: 64, autocomplete: true },
+    {
+      type: ApplicationCommandOptionType.String,
+      name: 'clan',
+      min_length: 1,
+      max_length: 64,
+      autocomplete: true,
+    },
   ],
 
   async readOptions(ctx) {
@@ -176,7 +187,8 @@ const turfKind: SubscriptionKind = {
       ctx.services.names.remember('clan', clan.name);
       return { options: { clanId: clan.clan_id, clanName: clan.name } };
     } catch (error) {
-      if (error instanceof NotFoundError) throw new UserError('subscribe:errors.clanNotFound', { name: text(asked, 64) });
+      if (error instanceof NotFoundError)
+        throw new UserError('subscribe:errors.clanNotFound', { name: text(asked, 64) });
       throw error;
     }
   },
@@ -218,7 +230,10 @@ const turfKind: SubscriptionKind = {
       const daily = TurfDailySchema.safeParse(event.data);
       if (!daily.success) return undefined;
       const { clanId: id, clanName: name, day, kr } = daily.data;
-      return { action: 'post', payload: renderTurfDaily(t, { clan: { clanId: id, clanName: name }, day, kr }) };
+      return {
+        action: 'post',
+        payload: renderTurfDaily(t, { clan: { clanId: id, clanName: name }, day, kr }),
+      };
     }
     return undefined;
   },

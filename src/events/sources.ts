@@ -140,7 +140,8 @@ function ownersOf(status: TurfStatus): Record<string, TurfOwner> {
   for (const map of status.maps) {
     // An owner that did not read (degraded) is unknown: keep the last one known rather than guess.
     if (map.owner === undefined) continue;
-    owners[String(map.map_id)] = map.owner === null ? null : { clanId: map.owner.clan_id, clanName: map.owner.clan_name };
+    owners[String(map.map_id)] =
+      map.owner === null ? null : { clanId: map.owner.clan_id, clanName: map.owner.clan_name };
   }
   return owners;
 }
@@ -155,7 +156,8 @@ function followedClans(subscriptions: readonly Subscription[]): Map<number, stri
   for (const subscription of subscriptions) {
     if (kindNamed(subscription.kind)?.source !== TURF_SOURCE) continue;
     const { clanId, clanName } = subscription.options;
-    if (typeof clanId === 'number') clans.set(clanId, typeof clanName === 'string' ? clanName : String(clanId));
+    if (typeof clanId === 'number')
+      clans.set(clanId, typeof clanName === 'string' ? clanName : String(clanId));
   }
   return clans;
 }
@@ -180,7 +182,11 @@ export class TurfFeed implements Source {
   async poll(run: SourceRun): Promise<void> {
     const { api, repos, clock, hook } = this.#deps;
     await run.deliver();
-    const status = await api.call('turfStatus', {}, { priority: 'background', fresh: true, signal: run.signal });
+    const status = await api.call(
+      'turfStatus',
+      {},
+      { priority: 'background', fresh: true, signal: run.signal },
+    );
     const state = await repos.turf.get();
     const owners = ownersOf(status);
     if (!state) {
@@ -200,19 +206,32 @@ export class TurfFeed implements Source {
         source: TURF_SOURCE,
         type: TURF_OWNER_EVENT,
         at: now,
-        data: { mapId: Number(mapId), ...(status.day === undefined ? {} : { day: status.day }), previous, current },
+        data: {
+          mapId: Number(mapId),
+          ...(status.day === undefined ? {} : { day: status.day }),
+          previous,
+          current,
+        },
       });
     }
     const newDay = status.day !== undefined && state.day !== undefined && status.day > state.day;
-    if (newDay) events.push(...(await this.#dailyEvents(status.day - 1, run, now)));
-    const changed = newDay || status.day !== state.day || Object.keys(owners).some((id) => !sameOwner(state.owners[id], owners[id]));
+    if (newDay && status.day !== undefined)
+      events.push(...(await this.#dailyEvents(status.day - 1, run, now)));
+    const changed =
+      newDay ||
+      status.day !== state.day ||
+      Object.keys(owners).some((id) => !sameOwner(state.owners[id], owners[id]));
     if (!changed && events.length === 0) return;
 
     const subscriptions = await repos.subscriptions.active();
     for (const event of events) if (isWanted(event, subscriptions)) await repos.inbox.accept(event);
     await hook?.('stored', { eventKey: `turf:${version}` });
     const day = status.day ?? state.day;
-    const next: TurfState = { version, ...(day === undefined ? {} : { day }), owners: { ...state.owners, ...owners } };
+    const next: TurfState = {
+      version,
+      ...(day === undefined ? {} : { day }),
+      owners: { ...state.owners, ...owners },
+    };
     await repos.turf.set(next);
     await hook?.('cursor', { eventKey: `turf:${version}` });
     await run.deliver();
@@ -223,7 +242,11 @@ export class TurfFeed implements Source {
     const events: AnnouncementEvent[] = [];
     for (const [clanId, clanName] of followedClans(run.subscriptions)) {
       try {
-        const earnings = await api.call('turfClanEarnings', { clanId }, { priority: 'background', signal: run.signal });
+        const earnings = await api.call(
+          'turfClanEarnings',
+          { clanId },
+          { priority: 'background', signal: run.signal },
+        );
         const earned = earnings.days.find((entry) => entry.day === day);
         // No line for that day (a new season began): better silent than a wrong zero.
         if (earned === undefined) continue;

@@ -39,7 +39,8 @@ export interface WebhookReceiver {
 }
 
 export type VerifyFailure = 'missing' | 'malformed' | 'stale' | 'mismatch';
-export type VerifyResult = { readonly ok: true; readonly timestamp: number } | { readonly ok: false; readonly reason: VerifyFailure };
+export type VerifyResult =
+  { readonly ok: true; readonly timestamp: number } | { readonly ok: false; readonly reason: VerifyFailure };
 
 const HEX_SIGNATURE = /^[0-9a-f]{64}$/i;
 
@@ -111,7 +112,12 @@ function readBody(request: IncomingMessage, max: number): Promise<Buffer> {
   });
 }
 
-function answer(response: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+function answer(
+  response: ServerResponse,
+  status: number,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (response.headersSent || response.destroyed) return;
   const text = body === undefined ? '' : JSON.stringify(body);
   response.writeHead(status, {

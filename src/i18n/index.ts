@@ -44,7 +44,9 @@ export function readLocaleFiles(dir: string = LOCALES_DIR): Record<string, Recor
   for (const locale of readdirSync(dir)) {
     const namespaces: Record<string, unknown> = {};
     for (const file of readdirSync(join(dir, locale)).filter((name) => name.endsWith('.json'))) {
-      namespaces[file.slice(0, -'.json'.length)] = JSON.parse(readFileSync(join(dir, locale, file), 'utf8')) as unknown;
+      namespaces[file.slice(0, -'.json'.length)] = JSON.parse(
+        readFileSync(join(dir, locale, file), 'utf8'),
+      ) as unknown;
     }
     resources[locale] = namespaces;
   }

@@ -26,10 +26,10 @@ function mapName(t: Translator, map: MapAnnouncement): string {
 }
 
 function creator(t: Translator, map: MapAnnouncement): string {
-  return text(map.creator, NAME_MAX, t.t('announcements:maps.unknownCreator'));
+  return map.creator?.trim() ? text(map.creator, NAME_MAX) : t.t('announcements:maps.unknownCreator');
 }
 
-function footer(t: Translator): APIEmbed['footer'] {
+function footer(t: Translator): NonNullable<APIEmbed['footer']> {
   return { text: t.t('common:footer') };
 }
 

@@ -28,7 +28,10 @@ export function field(name: string, value: string, inline = true): APIEmbedField
 }
 
 /** A Discord timestamp (`<t:…:R>`), shown in every reader's own time zone and language. */
-export function timestamp(value: string | number | Date | undefined, style: 'R' | 'f' | 'D' | 'd' | 'F' = 'f'): string {
+export function timestamp(
+  value: string | number | Date | undefined,
+  style: 'R' | 'f' | 'D' | 'd' | 'F' = 'f',
+): string {
   if (value === undefined || value === '') return '—';
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : parseTime(value);
   return Number.isFinite(ms) ? `<t:${Math.floor(ms / 1000)}:${style}>` : '—';
@@ -78,8 +81,10 @@ export function fit(embed: APIEmbed): APIEmbed {
   const fitted: APIEmbed = { ...embed };
   if (fitted.title) fitted.title = truncate(fitted.title, DiscordLimits.embedTitle);
   if (fitted.description) fitted.description = truncate(fitted.description, DiscordLimits.embedDescription);
-  if (fitted.footer) fitted.footer = { ...fitted.footer, text: truncate(fitted.footer.text, DiscordLimits.footer) };
-  if (fitted.author) fitted.author = { ...fitted.author, name: truncate(fitted.author.name, DiscordLimits.author) };
+  if (fitted.footer)
+    fitted.footer = { ...fitted.footer, text: truncate(fitted.footer.text, DiscordLimits.footer) };
+  if (fitted.author)
+    fitted.author = { ...fitted.author, name: truncate(fitted.author.name, DiscordLimits.author) };
   if (fitted.fields) fitted.fields = fitted.fields.slice(0, DiscordLimits.embedFields);
   let over = embedLength(fitted) - DiscordLimits.embedTotal;
   if (over > 0 && fitted.description) {
@@ -110,7 +115,8 @@ export interface PageControls {
 /** Previous / page x of y / next. The page number travels as the last argument of the custom id. */
 export function pageRow(t: Translator, controls: PageControls): Row | undefined {
   const expires = controls.now + COMPONENT_LIFETIME_MS;
-  const idFor = (page: number) => encodeComponentId(controls.command, controls.action, [...controls.args, page], expires);
+  const idFor = (page: number) =>
+    encodeComponentId(controls.command, controls.action, [...controls.args, page], expires);
   const previous = idFor(controls.page - 1);
   const next = idFor(controls.page + 1);
   const label = encodeComponentId(controls.command, 'page-label', [], expires);
@@ -174,5 +180,7 @@ export function selectRow(
 /** Region ids of the ranked API (2 Asia, 3 Europe, 4 North America); others shown by number. */
 export function regionLabel(t: Translator, region: number | undefined): string {
   if (region === undefined) return '—';
-  return [2, 3, 4].includes(region) ? t.t(`common:regions.${region}`) : t.t('common:regions.other', { id: region });
+  return [2, 3, 4].includes(region)
+    ? t.t(`common:regions.${region}`)
+    : t.t('common:regions.other', { id: region });
 }

@@ -18,7 +18,10 @@ function describe(error: unknown, t: Translator, incidentId: string): { title: s
     return { title: t.t('common:errors.title'), description: t.t(error.key, error.vars) };
   }
   if (!(error instanceof ApiError)) {
-    return { title: t.t('common:errors.unexpectedTitle'), description: t.t('common:errors.unexpected', { id: incidentId }) };
+    return {
+      title: t.t('common:errors.unexpectedTitle'),
+      description: t.t('common:errors.unexpected', { id: incidentId }),
+    };
   }
   const title = t.t('common:errors.title');
   if (error instanceof RateLimitedError) {
@@ -28,7 +31,10 @@ function describe(error: unknown, t: Translator, incidentId: string): { title: s
   if (error instanceof LocalRefusalError) {
     if (error.reason === 'bad_token') return { title, description: t.t('common:errors.badToken') };
     if (error.reason === 'no_api_key') return { title, description: t.t('common:errors.noApiKey') };
-    return { title, description: t.t('common:errors.invalidInputFields', { fields: error.fields.join(', ') }) };
+    return {
+      title,
+      description: t.t('common:errors.invalidInputFields', { fields: error.fields.join(', ') }),
+    };
   }
   if (error instanceof ForbiddenError) {
     return { title, description: t.t(`common:errors.forbidden.${error.reason}`) };

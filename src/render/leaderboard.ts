@@ -13,7 +13,16 @@ import { Colors, type ReplyPayload } from './payload.ts';
 /** Ranked regions of the developer API (2 Asia, 3 Europe, 4 North America). */
 export const RANKED_REGIONS = [2, 3, 4] as const;
 /** Player boards of `/leaderboards/{board}` (the siblings `player_clan`, `raids`, `krunkcup` have their own routes). */
-export const PLAYER_BOARDS = ['score', 'kills', 'wins', 'kdr', 'time_played', 'nukes', 'level', 'junk'] as const;
+export const PLAYER_BOARDS = [
+  'score',
+  'kills',
+  'wins',
+  'kdr',
+  'time_played',
+  'nukes',
+  'level',
+  'junk',
+] as const;
 export type PlayerBoard = (typeof PLAYER_BOARDS)[number];
 /** `sort` of the game tier's boards; absent means the board's own order. */
 export const BOARD_SORTS = ['desc', 'asc'] as const;
@@ -105,7 +114,14 @@ function board(
   components: Row[],
 ): ReplyPayload {
   return {
-    embeds: [fit({ color, title, description: lines.length > 0 ? lines.join('\n') : none, footer: { text: footer } })],
+    embeds: [
+      fit({
+        color,
+        title,
+        description: lines.length > 0 ? lines.join('\n') : none,
+        footer: { text: footer },
+      }),
+    ],
     components,
   };
 }
@@ -124,7 +140,10 @@ export interface RankedView {
 }
 
 /** `/api/leaderboard/{region}`: 10 a page, paged by the API. */
-export function renderRankedLeaderboard(t: Translator, { data, region, season, page, now }: RankedView): ReplyPayload {
+export function renderRankedLeaderboard(
+  t: Translator,
+  { data, region, season, page, now }: RankedView,
+): ReplyPayload {
   const perPage = data.per_page ?? RANKED_PAGE_SIZE;
   const lines = data.entries.map((entry, index) =>
     t.t('leaderboard:ranked.line', {
@@ -170,7 +189,10 @@ export interface PlayerBoardView {
   readonly now: number;
 }
 
-export function renderPlayerBoard(t: Translator, { board: name, data, season, page, now }: PlayerBoardView): ReplyPayload {
+export function renderPlayerBoard(
+  t: Translator,
+  { board: name, data, season, page, now }: PlayerBoardView,
+): ReplyPayload {
   const slice = localPage(data.rows, page);
   const lines = slice.rows.map((row, index) =>
     t.t('leaderboard:players.line', {
@@ -256,8 +278,18 @@ export function renderRaidBoard(t: Translator, { data, mapId, page, now }: RaidB
 }
 
 export type CupView =
-  | { readonly board: 'players'; readonly data: CupPlayerLeaderboard; readonly page: number; readonly now: number }
-  | { readonly board: 'teams'; readonly data: CupTeamLeaderboard; readonly page: number; readonly now: number };
+  | {
+      readonly board: 'players';
+      readonly data: CupPlayerLeaderboard;
+      readonly page: number;
+      readonly now: number;
+    }
+  | {
+      readonly board: 'teams';
+      readonly data: CupTeamLeaderboard;
+      readonly page: number;
+      readonly now: number;
+    };
 
 export function renderCupBoard(t: Translator, view: CupView): ReplyPayload {
   const rows =

@@ -7,7 +7,16 @@ import { Colors, type ReplyPayload } from './payload.ts';
  * The region keys of the game's lobby list (a lobby's `regionKey`, the ping list's keys). A lobby in a
  * key not listed here is still shown, under its raw key.
  */
-export const LOBBY_REGIONS = ['de-fra', 'us-nj', 'us-ca', 'sgp', 'jb-hnd', 'au-syd', 'brz', 'me-bhn'] as const;
+export const LOBBY_REGIONS = [
+  'de-fra',
+  'us-nj',
+  'us-ca',
+  'sgp',
+  'jb-hnd',
+  'au-syd',
+  'brz',
+  'me-bhn',
+] as const;
 export type LobbyRegion = (typeof LOBBY_REGIONS)[number];
 
 export function isLobbyRegion(value: string | undefined | null): value is LobbyRegion {
@@ -136,7 +145,9 @@ export function renderLobbies(t: Translator, { data, region, page, now }: Lobbie
   const embed = fit({
     color: Colors.info,
     title:
-      region === undefined ? t.t('lobbies:title') : t.t('lobbies:titleRegion', { region: regionName(t, region) }),
+      region === undefined
+        ? t.t('lobbies:title')
+        : t.t('lobbies:titleRegion', { region: regionName(t, region) }),
     description: [summary, '', ...(lines.length > 0 ? lines : [none])].join('\n'),
     fields,
     footer: { text: t.t('lobbies:footer') },

@@ -8,7 +8,11 @@ export interface ReplyPayload {
   readonly content?: string;
   readonly embeds?: readonly APIEmbed[];
   readonly components?: ReadonlyArray<APIActionRowComponent<APIComponentInMessageActionRow>>;
-  readonly files?: ReadonlyArray<{ readonly name: string; readonly data: Buffer; readonly description?: string }>;
+  readonly files?: ReadonlyArray<{
+    readonly name: string;
+    readonly data: Buffer;
+    readonly description?: string;
+  }>;
   /** Only the invoking user sees it. */
   readonly ephemeral?: boolean;
 }

@@ -149,7 +149,9 @@ export function renderProfile(t: Translator, { profile, section, now }: ProfileV
     title: text(profile.player_name, 200),
     ...(description ? { description } : {}),
     fields,
-    footer: { text: `${t.t(`player:sections.${section}`)} · ${t.t('player:profile.id', { id: profile.player_id })}` },
+    footer: {
+      text: `${t.t(`player:sections.${section}`)} · ${t.t('player:profile.id', { id: profile.player_id })}`,
+    },
   });
 
   const files: Array<{ name: string; data: Buffer; description: string }> = [];
@@ -211,7 +213,9 @@ export function renderMatches(
   { name, data, page, now, season }: PageView<PlayerMatches> & { readonly season: number | undefined },
 ): ReplyPayload {
   const lines = data.matches.map((m) => {
-    const result = t.t(`player:matches.result.${m.victory === 1 ? 'win' : m.victory === -1 ? 'draw' : 'loss'}`);
+    const result = t.t(
+      `player:matches.result.${m.victory === 1 ? 'win' : m.victory === -1 ? 'draw' : 'loss'}`,
+    );
     return t.t('player:matches.line', {
       mark: resultMark(m.victory),
       result,
@@ -304,14 +308,12 @@ export function renderInventory(
 ): ReplyPayload {
   const sorted = [...items].sort((a, b) => (b.count ?? 0) - (a.count ?? 0));
   const total = sorted.reduce((sum, item) => sum + (item.count ?? 0), 0);
-  const lines = sorted
-    .slice(0, INVENTORY_LINES)
-    .map((item) =>
-      t.t('player:inventory.line', {
-        skin: text(skinName(item.skin_index) ?? `#${item.skin_index}`, 100),
-        count: num(t, item.count),
-      }),
-    );
+  const lines = sorted.slice(0, INVENTORY_LINES).map((item) =>
+    t.t('player:inventory.line', {
+      skin: text(skinName(item.skin_index) ?? `#${item.skin_index}`, 100),
+      count: num(t, item.count),
+    }),
+  );
   if (sorted.length > INVENTORY_LINES) {
     lines.push(t.t('player:inventory.more', { count: t.n(sorted.length - INVENTORY_LINES) }));
   }

@@ -63,15 +63,13 @@ export function renderTurfStatus(t: Translator, { status, now }: TurfStatusView)
     const owner = map.owner
       ? t.t('turf:status.owner', { clan: text(map.owner.clan_name, NAME_MAX) })
       : t.t('turf:status.noOwner');
-    const top = (map.top_clans ?? [])
-      .slice(0, 5)
-      .map((clan, index) =>
-        t.t('turf:status.topLine', {
-          position: t.n(clan.position ?? index + 1),
-          clan: text(clan.clan_name, NAME_MAX),
-          points: num(t, clan.points),
-        }),
-      );
+    const top = (map.top_clans ?? []).slice(0, 5).map((clan, index) =>
+      t.t('turf:status.topLine', {
+        position: t.n(clan.position ?? index + 1),
+        clan: text(clan.clan_name, NAME_MAX),
+        points: num(t, clan.points),
+      }),
+    );
     const value = [owner, ...(top.length > 0 ? top : [t.t('turf:status.noClans')])].join('\n');
     return field(`${map.owner ? '👑' : '🏳️'} ${mapLabel(t, map.map_id)}`, value, false);
   });
@@ -81,7 +79,9 @@ export function renderTurfStatus(t: Translator, { status, now }: TurfStatusView)
       fit({
         color: held > 0 ? Colors.gold : Colors.neutral,
         title: t.t('turf:status.title'),
-        description: [todayLine(t, day), maps.length === 0 ? t.t('turf:status.noMaps') : ''].filter(Boolean).join('\n'),
+        description: [todayLine(t, day), maps.length === 0 ? t.t('turf:status.noMaps') : '']
+          .filter(Boolean)
+          .join('\n'),
         fields,
         footer: { text: t.t('turf:status.footer', { held: t.n(held), maps: t.n(maps.length) }) },
       }),
@@ -93,7 +93,10 @@ function sumKr(rows: ReadonlyArray<{ kr?: number | undefined }>): number {
   return rows.reduce((sum, row) => sum + (row.kr ?? 0), 0);
 }
 
-function earningLines(t: Translator, rows: ReadonlyArray<{ day: number; kr?: number | undefined }>): string[] {
+function earningLines(
+  t: Translator,
+  rows: ReadonlyArray<{ day: number; kr?: number | undefined }>,
+): string[] {
   return [...rows]
     .sort((a, b) => b.day - a.day)
     .slice(0, RECENT_DAYS)
@@ -204,7 +207,10 @@ export interface TurfPlayerView {
 }
 
 /** A player's turf season: points per map and per recent day, and what the clan paid them. */
-export function renderTurfPlayer(t: Translator, { player, contributions, earnings, now }: TurfPlayerView): ReplyPayload {
+export function renderTurfPlayer(
+  t: Translator,
+  { player, contributions, earnings, now }: TurfPlayerView,
+): ReplyPayload {
   const summary = summarizeContributions(contributions.contributions);
   const totalPoints = summary.maps.reduce((sum, m) => sum + m.points, 0);
   const totalKills = summary.maps.reduce((sum, m) => sum + m.kills, 0);
@@ -217,7 +223,11 @@ export function renderTurfPlayer(t: Translator, { player, contributions, earning
     }),
   );
   const dayLines = summary.days.slice(0, RECENT_DAYS).map((d) =>
-    t.t('turf:player.dayLine', { day: dayLabel(t, d.day), points: num(t, d.points), kills: num(t, d.kills) }),
+    t.t('turf:player.dayLine', {
+      day: dayLabel(t, d.day),
+      points: num(t, d.points),
+      kills: num(t, d.kills),
+    }),
   );
   const earned = earningLines(t, earnings.earnings);
   const clan = player.clan_name
@@ -227,8 +237,16 @@ export function renderTurfPlayer(t: Translator, { player, contributions, earning
     field(t.t('turf:player.points'), num(t, totalPoints)),
     field(t.t('turf:player.kills'), num(t, totalKills)),
     field(t.t('turf:player.daysPlayed'), num(t, summary.days.length)),
-    field(t.t('turf:player.perMap'), mapLines.length > 0 ? mapLines.join('\n') : t.t('turf:player.noContributions'), false),
-    field(t.t('turf:player.recentDays'), dayLines.length > 0 ? dayLines.join('\n') : t.t('turf:player.noContributions'), false),
+    field(
+      t.t('turf:player.perMap'),
+      mapLines.length > 0 ? mapLines.join('\n') : t.t('turf:player.noContributions'),
+      false,
+    ),
+    field(
+      t.t('turf:player.recentDays'),
+      dayLines.length > 0 ? dayLines.join('\n') : t.t('turf:player.noContributions'),
+      false,
+    ),
     field(t.t('turf:player.earnings'), earned.length > 0 ? earned.join('\n') : t.t('turf:noEarnings'), false),
     field(t.t('turf:totalEarned'), t.t('turf:kr', { kr: num(t, sumKr(earnings.earnings)) })),
   ];

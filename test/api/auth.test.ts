@@ -63,7 +63,9 @@ describe('authorize', () => {
   });
 
   it('sends the default key on the developer tier, or the key passed for the call', () => {
-    expect(authorize('developer', {}, settings, NOW).headers).toEqual({ 'X-Developer-API-Key': settings.defaultApiKey });
+    expect(authorize('developer', {}, settings, NOW).headers).toEqual({
+      'X-Developer-API-Key': settings.defaultApiKey,
+    });
     const linked = authorize('developer', { apiKey: 'kr_linked_key_999999' }, settings, NOW);
     expect(linked.headers).toEqual({ 'X-Developer-API-Key': 'kr_linked_key_999999' });
     expect(linked.identity).toBe(`key:${fingerprint('kr_linked_key_999999')}`);
@@ -76,7 +78,9 @@ describe('authorize', () => {
   });
 
   it('sends the token as a bearer on the token tier, after checking it', () => {
-    expect(authorize('token', { token: valid }, settings, NOW).headers).toEqual({ authorization: `Bearer ${valid}` });
+    expect(authorize('token', { token: valid }, settings, NOW).headers).toEqual({
+      authorization: `Bearer ${valid}`,
+    });
     expect(refusal(() => authorize('token', {}, settings, NOW)).reason).toBe('bad_token');
     expect(refusal(() => authorize('token', { token: 'nope' }, settings, NOW)).reason).toBe('bad_token');
   });

@@ -43,7 +43,10 @@ describe('ReplyCache', () => {
     await clock.advance(2_000);
     let open!: () => void;
     gate = new Promise((resolve) => (open = resolve));
-    const [a, b] = await Promise.all([cache.cached('k', stalePolicy, load), cache.cached('k', stalePolicy, load)]);
+    const [a, b] = await Promise.all([
+      cache.cached('k', stalePolicy, load),
+      cache.cached('k', stalePolicy, load),
+    ]);
     expect(a).toEqual({ value: 1, source: 'stale' });
     expect(b).toEqual({ value: 1, source: 'stale' });
     open();

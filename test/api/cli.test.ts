@@ -41,7 +41,10 @@ async function run(...argv: string[]) {
 async function runWith(using: TierClient, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, { client: using, io: { out: (t) => out.push(t), err: (t) => err.push(t) } });
+  const code = await runCli(argv, {
+    client: using,
+    io: { out: (t) => out.push(t), err: (t) => err.push(t) },
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -64,8 +67,12 @@ describe('matchRoute', () => {
       page: 2,
       order: 1,
     });
-    expect(coerceParams(routes.match, { matchId: '9007199254740993' })).toEqual({ matchId: '9007199254740993' });
-    expect(coerceParams(routes.events, { types: 'map.featured', targetType: 'map', targetId: '1,2' })).toEqual({
+    expect(coerceParams(routes.match, { matchId: '9007199254740993' })).toEqual({
+      matchId: '9007199254740993',
+    });
+    expect(
+      coerceParams(routes.events, { types: 'map.featured', targetType: 'map', targetId: '1,2' }),
+    ).toEqual({
       types: ['map.featured'],
       targetType: 'map',
       targetId: [1, 2],
@@ -82,7 +89,12 @@ describe('runCli exit codes', () => {
 
   it('0: query parameters by their wire names, inline or with --query', async () => {
     const a = await run('dev', `/api/clan/${encodeURIComponent(sandbox.world.samples.clan)}/members?page=1`);
-    const b = await run('dev', `/api/clan/${encodeURIComponent(sandbox.world.samples.clan)}/members`, '--query', 'page=1');
+    const b = await run(
+      'dev',
+      `/api/clan/${encodeURIComponent(sandbox.world.samples.clan)}/members`,
+      '--query',
+      'page=1',
+    );
     expect(a.code).toBe(0);
     expect(a.out).toBe(b.out);
     const lobbies = await run('matchmaker', '/game-list', '-q', 'hostname=krunker.io');
@@ -144,7 +156,12 @@ describe('npm run api (the real entry point)', () => {
   it('reads the environment and prints a reply, with the key never printed', async () => {
     const { stdout, stderr } = await promisify(execFile)(
       'npx',
-      ['tsx', 'src/api/cli-main.ts', 'dev', `/api/player/${encodeURIComponent(sandbox.world.samples.player)}`],
+      [
+        'tsx',
+        'src/api/cli-main.ts',
+        'dev',
+        `/api/player/${encodeURIComponent(sandbox.world.samples.player)}`,
+      ],
       {
         env: {
           PATH: process.env.PATH,

@@ -19,7 +19,12 @@ const clients: TierClient[] = [];
 const fastRetries = { serverErrorDelayMs: 10, jitterMs: 10, random: () => 0 };
 
 function client(options: Partial<ConstructorParameters<typeof TierClient>[0]> = {}): TierClient {
-  const made = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.default, retryPolicy: fastRetries, ...options });
+  const made = new TierClient({
+    urls: sandbox.urls,
+    apiKey: sandbox.keys.default,
+    retryPolicy: fastRetries,
+    ...options,
+  });
   clients.push(made);
   return made;
 }
@@ -93,7 +98,9 @@ describe('fault matrix: what is retried, with exact call counts', () => {
   });
 
   it('never retries a 404, and maps it to NotFoundError', async () => {
-    await expect(client().api.player({ playerName: 'no-such-player-anywhere' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client().api.player({ playerName: 'no-such-player-anywhere' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     expect(sandbox.requests.count(playerPath)).toBe(1);
   });
 
@@ -200,7 +207,9 @@ describe('tiers and credentials', () => {
   });
 
   it('maps a revoked key to ForbiddenError invalid_key and a missing role to insufficient_permissions', async () => {
-    await expect(client({ apiKey: sandbox.keys.revoked }).api.player({ playerName: 'x' })).rejects.toMatchObject({
+    await expect(
+      client({ apiKey: sandbox.keys.revoked }).api.player({ playerName: 'x' }),
+    ).rejects.toMatchObject({
       reason: 'invalid_key',
     });
     const token = sandbox.issueToken({ playerName: sandbox.world.samples.player });
@@ -246,7 +255,11 @@ describe('rate limits', () => {
   it('learns the window and queues instead of drawing a 429', async () => {
     const small = await startSandbox({ rateLimit: { limit: 5, windowMs: 2_000 }, seed: 2 });
     try {
-      const c = client({ urls: small.urls, apiKey: small.keys.default, generalLimit: { limit: 60, windowMs: 60_000 } });
+      const c = client({
+        urls: small.urls,
+        apiKey: small.keys.default,
+        generalLimit: { limit: 60, windowMs: 60_000 },
+      });
       const names = small.world.players.slice(0, 9).map((p) => p.name);
       await Promise.all(names.map((playerName) => c.api.player({ playerName }, { deadlineMs: 10_000 })));
       const statuses = small.requests.entries().map((e) => e.status);

@@ -17,7 +17,10 @@ beforeAll(async () => {
   sandbox = await startSandbox({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
   client = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.kpd });
   token = sandbox.issueToken({ playerName: sandbox.world.samples.rankedPlayer });
-  staffToken = sandbox.issueToken({ playerName: sandbox.world.samples.kpdPlayer, roles: ['moderator', 'kpd_reviewer'] });
+  staffToken = sandbox.issueToken({
+    playerName: sandbox.world.samples.kpdPlayer,
+    roles: ['moderator', 'kpd_reviewer'],
+  });
 });
 
 afterAll(async () => {
@@ -25,7 +28,9 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-type Sample = (w: Sandbox['world']) => Promise<{ params?: unknown; staff?: boolean }> | { params?: unknown; staff?: boolean };
+type Sample = (
+  w: Sandbox['world'],
+) => Promise<{ params?: unknown; staff?: boolean }> | { params?: unknown; staff?: boolean };
 
 const player = (w: Sandbox['world']) => w.samples.player;
 const clanId = (w: Sandbox['world']) => w.clans[0]!.id;
@@ -163,6 +168,7 @@ describe('every endpoint against the sandbox', () => {
     const options = tier === 'token' ? { token: staff ? staffToken : token } : {};
     const reply = await client.call(name, params, options);
     expect(reply).toBeDefined();
-    if (name === 'match') expect((reply as { match_id: string }).match_id).toBe(sandbox.world.samples.matchId);
+    if (name === 'match')
+      expect((reply as { match_id: string }).match_id).toBe(sandbox.world.samples.matchId);
   });
 });

@@ -105,7 +105,11 @@ describe('RateLimiter', () => {
 
   it('reads X-RateLimit headers', () => {
     expect(
-      windowFromHeaders({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1800000000' }),
+      windowFromHeaders({
+        'x-ratelimit-limit': '60',
+        'x-ratelimit-remaining': '7',
+        'x-ratelimit-reset': '1800000000',
+      }),
     ).toEqual({ limit: 60, remaining: 7, resetAt: 1_800_000_000_000 });
     expect(windowFromHeaders({})).toBeUndefined();
   });

@@ -89,7 +89,9 @@ describe('softRefusal', () => {
 
 describe('parseJson', () => {
   it('keeps integers beyond 2^53 as their exact digits', () => {
-    const parsed = parseJson('{"match_id": 9007199254740993, "small": 12, "f": 1.5, "neg": -9007199254740995}');
+    const parsed = parseJson(
+      '{"match_id": 9007199254740993, "small": 12, "f": 1.5, "neg": -9007199254740995}',
+    );
     expect(parsed).toEqual({ match_id: '9007199254740993', small: 12, f: 1.5, neg: '-9007199254740995' });
   });
 

@@ -14,13 +14,19 @@ const fresh = () => ({ serverErrorRetried: false, rateLimitRetried: false });
 describe('decideRetry', () => {
   it('retries a 5xx once', () => {
     const state = fresh();
-    expect(decideRetry(new UpstreamError('x', 502), state, 10_000, policy)).toEqual({ retry: true, waitMs: 250 });
+    expect(decideRetry(new UpstreamError('x', 502), state, 10_000, policy)).toEqual({
+      retry: true,
+      waitMs: 250,
+    });
     expect(decideRetry(new UpstreamError('x', 502), state, 10_000, policy)).toEqual({ retry: false });
   });
 
   it('retries a 429 once after its wait plus jitter, only before the deadline', () => {
     const state = fresh();
-    expect(decideRetry(new RateLimitedError('x', 2_000), state, 10_000, policy)).toEqual({ retry: true, waitMs: 2_050 });
+    expect(decideRetry(new RateLimitedError('x', 2_000), state, 10_000, policy)).toEqual({
+      retry: true,
+      waitMs: 2_050,
+    });
     expect(decideRetry(new RateLimitedError('x', 2_000), state, 10_000, policy)).toEqual({ retry: false });
     expect(decideRetry(new RateLimitedError('x', 45_000), fresh(), 10_000, policy)).toEqual({ retry: false });
   });

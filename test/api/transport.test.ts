@@ -51,7 +51,11 @@ describe('pool transport', () => {
 
   it('fails with reason aborted when its signal fires', async () => {
     const transport = createPoolTransport();
-    const failure = transport.send({ url: new URL(`${origin}/slow`), headers: {}, signal: AbortSignal.timeout(50) });
+    const failure = transport.send({
+      url: new URL(`${origin}/slow`),
+      headers: {},
+      signal: AbortSignal.timeout(50),
+    });
     await expect(failure).rejects.toBeInstanceOf(TransportFailure);
     await expect(failure).rejects.toMatchObject({ reason: 'aborted' });
     await transport.close();
@@ -59,7 +63,11 @@ describe('pool transport', () => {
 
   it('fails with reason network when the connection is reset', async () => {
     const transport = createPoolTransport();
-    const failure = transport.send({ url: new URL(`${origin}/reset`), headers: {}, signal: AbortSignal.timeout(2_000) });
+    const failure = transport.send({
+      url: new URL(`${origin}/reset`),
+      headers: {},
+      signal: AbortSignal.timeout(2_000),
+    });
     await expect(failure).rejects.toMatchObject({ reason: 'network' });
     await transport.close();
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/discord/loader.ts';
 import { DEFAULT_LOCALE, LOCALES, readLocaleFiles, Translations } from '../../src/i18n/index.ts';
+import { codePointLength } from '../../src/render/text.ts';
 
 /**
  * Every locale ships every namespace with exactly en-US's keys and placeholders, and every localized
@@ -35,9 +36,13 @@ describe('locale files', () => {
       for (const [namespace, content] of Object.entries(english)) {
         const ours = leaves(content);
         const translated = leaves(theirs[namespace]);
-        expect([...translated.keys()].sort(), `${locale}/${namespace}.json keys`).toEqual([...ours.keys()].sort());
+        expect([...translated.keys()].sort(), `${locale}/${namespace}.json keys`).toEqual(
+          [...ours.keys()].sort(),
+        );
         for (const [key, text] of ours) {
-          expect(placeholders(translated.get(key) ?? ''), `${locale}/${namespace}:${key}`).toEqual(placeholders(text));
+          expect(placeholders(translated.get(key) ?? ''), `${locale}/${namespace}:${key}`).toEqual(
+            placeholders(text),
+          );
           expect((translated.get(key) ?? '').trim(), `${locale}/${namespace}:${key} is empty`).not.toBe('');
         }
       }
@@ -62,7 +67,7 @@ describe('localized command definitions', async () => {
       if (!NAME.test(name) || name !== name.toLowerCase()) problems.push(`${path}: invalid name "${name}"`);
     }
     for (const text of [node.description ?? '', ...Object.values(node.description_localizations ?? {})]) {
-      const length = [...text].length;
+      const length = codePointLength(text);
       if (length < 1 || length > 100) problems.push(`${path}: description of ${length} characters`);
     }
     for (const locale of LOCALES.filter((l) => l !== DEFAULT_LOCALE)) {
@@ -71,7 +76,7 @@ describe('localized command definitions', async () => {
     }
     for (const choice of node.choices ?? []) {
       for (const name of [choice.name, ...Object.values(choice.name_localizations ?? {})]) {
-        const length = [...name].length;
+        const length = codePointLength(name);
         if (length < 1 || length > 100) problems.push(`${path}.choices: "${name}" of ${length} characters`);
       }
     }

@@ -86,7 +86,7 @@ function buttons(payload: ReplyPayload) {
   return (payload.components ?? []).flatMap((row) =>
     row.components.map((component) => ({
       id: 'custom_id' in component ? decodeComponentId(component.custom_id) : undefined,
-      disabled: 'disabled' in component ? component.disabled === true : false,
+      disabled: 'disabled' in component ? (component.disabled ?? false) : false,
       label: 'label' in component ? component.label : undefined,
     })),
   );
@@ -121,7 +121,13 @@ describe('ranked leaderboard', () => {
 
   it('continues the positions on a later page and of an earlier season', async () => {
     const data = await client.api.rankedLeaderboard({ region: 4, page: 2, season: PREVIOUS_SEASON });
-    const payload = renderRankedLeaderboard(en, { data, region: 4, season: PREVIOUS_SEASON, page: 2, now: NOW });
+    const payload = renderRankedLeaderboard(en, {
+      data,
+      region: 4,
+      season: PREVIOUS_SEASON,
+      page: 2,
+      now: NOW,
+    });
     expectSafe(payload);
     expect(embedOf(payload).title).toBe('Ranked leaderboard · North America');
     expect(embedOf(payload).footer?.text).toContain(`Season ${PREVIOUS_SEASON}`);
@@ -163,7 +169,8 @@ describe('ranked leaderboard', () => {
     const payload = renderRankedLeaderboard(de, { data, region: 2, season: undefined, page: 1, now: NOW });
     expectSafe(payload);
     expect(embedOf(payload).title).not.toBe(
-      renderRankedLeaderboard(en, { data, region: 2, season: undefined, page: 1, now: NOW }).embeds?.[0]?.title,
+      renderRankedLeaderboard(en, { data, region: 2, season: undefined, page: 1, now: NOW }).embeds?.[0]
+        ?.title,
     );
   });
 });
@@ -190,7 +197,13 @@ describe('player boards', () => {
     expect(label?.label).toBe('Page 4 of 4');
     expect(next?.disabled).toBe(true);
     expect(previous?.id).toMatchObject({ action: 'players', args: ['kills', String(PREVIOUS_SEASON), '3'] });
-    const beyond = renderPlayerBoard(en, { board: 'kills', data, season: PREVIOUS_SEASON, page: 99, now: NOW });
+    const beyond = renderPlayerBoard(en, {
+      board: 'kills',
+      data,
+      season: PREVIOUS_SEASON,
+      page: 99,
+      now: NOW,
+    });
     expect(embedOf(beyond).description).toBe(embedOf(last).description);
     expect(embedOf(last).footer?.text).toBe(`Season ${PREVIOUS_SEASON} · Entries: 100`);
   });
@@ -245,7 +258,12 @@ describe('clan board', () => {
 
   it('survives hostile clan names', () => {
     const data = ClanLeaderboardSchema.parse({
-      rows: Array.from({ length: 25 }, (_, i) => ({ clan_id: i, clan_name: LONG_HOSTILE, position: i + 1, value: 1e12 })),
+      rows: Array.from({ length: 25 }, (_, i) => ({
+        clan_id: i,
+        clan_name: LONG_HOSTILE,
+        position: i + 1,
+        value: 1e12,
+      })),
     });
     expectSafe(renderClanBoard(de, { data, sort: 'asc', page: 1, now: NOW }));
   });
@@ -277,7 +295,9 @@ describe('raid board', () => {
   });
 
   it('survives hostile names and missing values', () => {
-    const data = RaidLeaderboardSchema.parse({ rows: [{ player_name: LONG_HOSTILE }, { player_name: HOSTILE, value: 5 }] });
+    const data = RaidLeaderboardSchema.parse({
+      rows: [{ player_name: LONG_HOSTILE }, { player_name: HOSTILE, value: 5 }],
+    });
     const payload = renderRaidBoard(en, { data, mapId: 31, page: 1, now: NOW });
     expectSafe(payload);
     expect(lines(payload)[0]).toContain('⏱️ —');
@@ -331,18 +351,23 @@ describe('leaderboard command', () => {
 
   it('offers the ranked regions, player boards, sorts and cup boards as choices', () => {
     const json = localizeCommand(command.data, 'leaderboard', translations);
-    const sub = (name: string) => json.options?.find((o) => o.name === name) as { options?: Array<{ name: string; choices?: Array<{ value: unknown; name: string }> }> };
+    const sub = (name: string) =>
+      json.options?.find((o) => o.name === name) as {
+        options?: Array<{ name: string; choices?: Array<{ value: unknown; name: string }> }>;
+      };
     const choices = (subName: string, option: string) =>
-      sub(subName).options?.find((o) => o.name === option)?.choices?.map((c) => c.value);
+      sub(subName)
+        .options?.find((o) => o.name === option)
+        ?.choices?.map((c) => c.value);
     expect(choices('ranked', 'region')).toEqual([...RANKED_REGIONS]);
     expect(choices('players', 'board')).toEqual([...PLAYER_BOARDS]);
     expect(choices('clans', 'sort')).toEqual([...BOARD_SORTS]);
     expect(choices('cup', 'board')).toEqual([...CUP_BOARDS]);
-    expect(sub('ranked').options?.find((o) => o.name === 'region')?.choices?.map((c) => c.name)).toEqual([
-      'Asia',
-      'Europe',
-      'North America',
-    ]);
+    expect(
+      sub('ranked')
+        .options?.find((o) => o.name === 'region')
+        ?.choices?.map((c) => c.name),
+    ).toEqual(['Asia', 'Europe', 'North America']);
   });
 
   it('has a valid localized definition in every locale', () => {

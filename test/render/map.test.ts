@@ -421,7 +421,11 @@ describe('/map command', () => {
         expect(description?.length).toBeGreaterThanOrEqual(1);
         expect(description?.length).toBeLessThanOrEqual(100);
       }
-      for (const choice of node.choices ?? []) {
+      for (const item of node.choices ?? []) {
+        const choice = item as {
+          name: string;
+          name_localizations?: Partial<Record<string, string | null>> | null;
+        };
         choiceCount += 1;
         const choiceNames = [choice.name, ...Object.values(choice.name_localizations ?? {})];
         expect(choiceNames).toHaveLength(LOCALES.length);

@@ -113,7 +113,12 @@ describe('turf status', () => {
         {
           map_id: 0,
           owner: { clan_id: 1, clan_name: LONG_HOSTILE },
-          top_clans: Array.from({ length: 8 }, (_, i) => ({ clan_id: i, clan_name: LONG_HOSTILE, position: i + 1, points: i })),
+          top_clans: Array.from({ length: 8 }, (_, i) => ({
+            clan_id: i,
+            clan_name: LONG_HOSTILE,
+            position: i + 1,
+            points: i,
+          })),
         },
       ],
     });
@@ -166,13 +171,17 @@ describe('turf clan', () => {
     const earnings = fieldValue(embed, 'Earnings (recent days)').split('\n');
     expect(earnings).toHaveLength(Math.min(RECENT_DAYS, view.earnings.days.length));
     const newest = [...view.earnings.days].sort((a, b) => b.day - a.day)[0]!;
-    expect(earnings[0]).toBe(`Day ${newest.day} (${dayDate(en, newest.day)}) · **${en.n(newest.kr ?? 0)}** KR`);
+    expect(earnings[0]).toBe(
+      `Day ${newest.day} (${dayDate(en, newest.day)}) · **${en.n(newest.kr ?? 0)}** KR`,
+    );
     const total = view.earnings.days.reduce((sum, d) => sum + (d.kr ?? 0), 0);
     expect(fieldValue(embed, 'Earned this season')).toBe(`${en.n(total)} KR`);
     const contributors = fieldValue(embed, 'Top contributors · Day 64 (May 20)').split('\n');
     expect(contributors.length).toBeLessThanOrEqual(TOP_CONTRIBUTORS);
     const best = [...view.players.players].sort((a, b) => (b.points ?? 0) - (a.points ?? 0))[0]!;
-    expect(contributors[0]).toContain(`1. **${escaped(best.player_name ?? '')}** · ${en.n(best.points ?? 0)} pts`);
+    expect(contributors[0]).toContain(
+      `1. **${escaped(best.player_name ?? '')}** · ${en.n(best.points ?? 0)} pts`,
+    );
     expect(embed.footer?.text).toBe(`Clan #${view.clan.clan_id}`);
   });
 
@@ -188,7 +197,13 @@ describe('turf clan', () => {
 
   it('survives a hostile, unranked clan with no earnings and nobody playing', () => {
     const payload = renderTurfClan(en, {
-      clan: TurfClanSchema.parse({ clan_id: 9, clan_name: LONG_HOSTILE, position: null, points: 0, maps_owned: [] }),
+      clan: TurfClanSchema.parse({
+        clan_id: 9,
+        clan_name: LONG_HOSTILE,
+        position: null,
+        points: 0,
+        maps_owned: [],
+      }),
       earnings: TurfClanEarningsSchema.parse({ clan_id: 9, days: [] }),
       players: TurfClanPlayersSchema.parse({ clan_id: 9, players: [] }),
       now: NOW,
@@ -204,7 +219,13 @@ describe('turf clan', () => {
 
   it('keeps many hostile contributors within the limits', () => {
     const payload = renderTurfClan(de, {
-      clan: TurfClanSchema.parse({ clan_id: 9, clan_name: HOSTILE, position: 1, points: 10, maps_owned: [0, 2, 3, 99] }),
+      clan: TurfClanSchema.parse({
+        clan_id: 9,
+        clan_name: HOSTILE,
+        position: 1,
+        points: 10,
+        maps_owned: [0, 2, 3, 99],
+      }),
       earnings: TurfClanEarningsSchema.parse({
         clan_id: 9,
         days: Array.from({ length: 60 }, (_, day) => ({ day, kr: 1_000_000 })),
@@ -212,7 +233,11 @@ describe('turf clan', () => {
       players: TurfClanPlayersSchema.parse({
         clan_id: 9,
         day: TODAY,
-        players: Array.from({ length: 50 }, (_, i) => ({ player_id: i, player_name: LONG_HOSTILE, points: i })),
+        players: Array.from({ length: 50 }, (_, i) => ({
+          player_id: i,
+          player_name: LONG_HOSTILE,
+          points: i,
+        })),
       }),
       now: NOW,
     });
@@ -243,7 +268,9 @@ describe('turf player', () => {
     expect(fieldValue(embed, 'Points this season')).toBe(en.n(points));
     const summary = summarizeContributions(view.contributions.contributions);
     expect(fieldValue(embed, 'Per map').split('\n')).toHaveLength(summary.maps.length);
-    expect(fieldValue(embed, 'Recent days').split('\n')).toHaveLength(Math.min(RECENT_DAYS, summary.days.length));
+    expect(fieldValue(embed, 'Recent days').split('\n')).toHaveLength(
+      Math.min(RECENT_DAYS, summary.days.length),
+    );
     expect(fieldValue(embed, 'Recent days').split('\n')[0]).toContain(`Day ${TODAY} (May 20)`);
     const earned = view.earnings.earnings.reduce((sum, e) => sum + (e.kr ?? 0), 0);
     expect(fieldValue(embed, 'Earned this season')).toBe(`${en.n(earned)} KR`);
@@ -276,7 +303,12 @@ describe('turf player', () => {
 
   it('renders a hostile player without a clan, contributions or earnings', () => {
     const payload = renderTurfPlayer(en, {
-      player: TurfPlayerSchema.parse({ player_id: 5, player_name: LONG_HOSTILE, clan_id: null, clan_name: null }),
+      player: TurfPlayerSchema.parse({
+        player_id: 5,
+        player_name: LONG_HOSTILE,
+        clan_id: null,
+        clan_name: null,
+      }),
       contributions: TurfPlayerContributionsSchema.parse({ player_id: 5, contributions: [] }),
       earnings: TurfPlayerEarningsSchema.parse({ player_id: 5, earnings: [] }),
       now: NOW,

@@ -17,14 +17,14 @@ export class ManualClock implements Clock {
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
+      if (signal?.aborted) return reject(abortError(signal));
       const sleeper = { at: this.#now + Math.max(0, ms), resolve, reject };
       this.#sleepers.push(sleeper);
       signal?.addEventListener(
         'abort',
         () => {
           this.#sleepers = this.#sleepers.filter((s) => s !== sleeper);
-          reject(signal.reason);
+          reject(abortError(signal));
         },
         { once: true },
       );
@@ -54,4 +54,8 @@ export class ManualClock implements Clock {
 export async function flush(): Promise<void> {
   for (let i = 0; i < 20; i += 1) await Promise.resolve();
   await new Promise((resolve) => setImmediate(resolve));
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
 }

@@ -29,7 +29,12 @@ function fakeLoader() {
 describe('gather (turf command)', () => {
   it('runs calls one at a time until the interaction is deferred, then the rest together', async () => {
     const { loader, call, log, maxRunning } = fakeLoader();
-    const result = await gather(loader, [call('a', 1, true), call('b', 'two', false), call('c', 3, false), call('d', [4], false)] as const);
+    const result = await gather(loader, [
+      call('a', 1, true),
+      call('b', 'two', false),
+      call('c', 3, false),
+      call('d', [4], false),
+    ] as const);
     expect(result).toEqual([1, 'two', 3, [4]]);
     expect(log.slice(0, 4)).toEqual(['start a', 'end a', 'start b', 'end b']);
     expect(log.slice(4, 6).sort()).toEqual(['start c', 'start d']);
@@ -38,7 +43,11 @@ describe('gather (turf command)', () => {
 
   it('keeps the order of results when everything is cached (never deferred)', async () => {
     const { loader, call, maxRunning } = fakeLoader();
-    const result = await gather(loader, [call('a', 'x', true), call('b', 'y', true), call('c', 'z', true)] as const);
+    const result = await gather(loader, [
+      call('a', 'x', true),
+      call('b', 'y', true),
+      call('c', 'z', true),
+    ] as const);
     expect(result).toEqual(['x', 'y', 'z']);
     expect(maxRunning()).toBe(1);
   });
@@ -46,7 +55,9 @@ describe('gather (turf command)', () => {
   it('runs everything together once already deferred', async () => {
     const { loader, call, maxRunning } = fakeLoader();
     loader.responder.deferred = true;
-    expect(await gather(loader, [call('a', 1, false), call('b', 2, false), call('c', 3, false)] as const)).toEqual([1, 2, 3]);
+    expect(
+      await gather(loader, [call('a', 1, false), call('b', 2, false), call('c', 3, false)] as const),
+    ).toEqual([1, 2, 3]);
     expect(maxRunning()).toBe(3);
   });
 

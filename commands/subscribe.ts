@@ -1,0 +1,97 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import type { AutocompleteChoice, Command, OptionSpec } from '../src/discord/command.ts';
+import { UserError } from '../src/discord/user-error.ts';
+import { SUBSCRIPTION_KINDS, kindNamed } from '../src/events/kinds.ts';
+import {
+  ANNOUNCEMENT_CHANNEL_TYPES,
+  MANAGE_COMMAND_SCOPE,
+  MAX_SUBSCRIPTIONS_PER_GUILD,
+  announcementChannel,
+  checkBotPermissions,
+  requireManager,
+  subscriptionView,
+} from '../src/events/manage.ts';
+import type { Subscription } from '../src/events/model.ts';
+import { SubscriptionRepository } from '../src/events/repositories.ts';
+import { renderSubscribed } from '../src/render/subscriptions.ts';
+
+const channel: OptionSpec = {
+  type: ApplicationCommandOptionType.Channel,
+  name: 'channel',
+  required: true,
+  channel_types: [...ANNOUNCEMENT_CHANNEL_TYPES],
+};
+
+/**
+ * `/subscribe <kind> channel [...]`: one subcommand per subscription kind of the registry. Subscribing a
+ * channel again to the same kind updates its options (and re-enables it if it was disabled).
+ */
+export const command: Command = {
+  data: {
+    name: 'subscribe',
+    ...MANAGE_COMMAND_SCOPE,
+    options: SUBSCRIPTION_KINDS.map((kind): OptionSpec => ({
+      type: ApplicationCommandOptionType.Subcommand,
+      name: kind.name,
+      options: [channel, ...kind.options],
+    })),
+  },
+
+  async execute(ctx) {
+    const { interaction, services } = ctx;
+    const guild = requireManager(interaction);
+    const kind = kindNamed(interaction.options.getSubcommand());
+    if (!kind) throw new UserError('common:errors.unknownCommand');
+    if (kind.needsApiKey && services.config.game.apiKey === undefined)
+      throw new UserError('common:errors.noApiKey');
+    await ctx.defer({ ephemeral: true });
+    const target = await announcementChannel(interaction, guild);
+    const permissions = await checkBotPermissions(ctx.t, guild, target);
+    const { options, notes = [] } = await kind.readOptions(ctx, permissions);
+
+    const repository = new SubscriptionRepository(services.store);
+    const existing = await repository.forGuild(guild.id);
+    const same = existing.find((s) => s.kind === kind.name && s.channelId === target.id);
+    const now = services.clock.now();
+    let subscription: Subscription;
+    if (same) {
+      subscription = {
+        ...same,
+        options,
+        locale: guild.preferredLocale,
+        // Re-enabled: from now on. Still active: events already due to it stay due.
+        ...(same.state.status === 'active' ? {} : { since: now }),
+        state: { status: 'active' },
+      };
+      await repository.save(subscription);
+    } else {
+      if (existing.length >= MAX_SUBSCRIPTIONS_PER_GUILD) {
+        throw new UserError('subscribe:errors.limit', { max: MAX_SUBSCRIPTIONS_PER_GUILD });
+      }
+      subscription = await repository.create({
+        guildId: guild.id,
+        channelId: target.id,
+        kind: kind.name,
+        options,
+        locale: guild.preferredLocale,
+        createdBy: interaction.user.id,
+        createdAt: now,
+        since: now,
+        state: { status: 'active' },
+      });
+    }
+    services.log.info(
+      { guild: guild.id, channel: target.id, kind: kind.name, subscription: subscription.id },
+      same ? 'subscription updated' : 'subscribed',
+    );
+    await ctx.send(
+      renderSubscribed(ctx.t, subscriptionView(ctx.t, subscription), same ? 'updated' : 'created', notes),
+    );
+  },
+
+  autocomplete(ctx): Promise<AutocompleteChoice[]> {
+    const focused = ctx.interaction.options.getFocused(true);
+    if (focused.name !== 'clan') return Promise.resolve([]);
+    return Promise.resolve(ctx.services.names.suggest('clan', focused.value));
+  },
+};

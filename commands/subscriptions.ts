@@ -1,0 +1,20 @@
+import type { Command } from '../src/discord/command.ts';
+import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionView } from '../src/events/manage.ts';
+import { SubscriptionRepository } from '../src/events/repositories.ts';
+import { renderSubscriptionList } from '../src/render/subscriptions.ts';
+
+/** `/subscriptions`: the server's subscriptions, active or disabled with the reason. */
+export const command: Command = {
+  data: { name: 'subscriptions', ...MANAGE_COMMAND_SCOPE },
+
+  async execute(ctx) {
+    const guild = requireManager(ctx.interaction);
+    const subscriptions = await new SubscriptionRepository(ctx.services.store).forGuild(guild.id);
+    await ctx.send(
+      renderSubscriptionList(
+        ctx.t,
+        subscriptions.map((s) => subscriptionView(ctx.t, s)),
+      ),
+    );
+  },
+};

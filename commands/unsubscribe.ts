@@ -1,0 +1,56 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import type { AutocompleteChoice, Command } from '../src/discord/command.ts';
+import { UserError } from '../src/discord/user-error.ts';
+import {
+  MANAGE_COMMAND_SCOPE,
+  requireManager,
+  subscriptionChoices,
+  subscriptionView,
+} from '../src/events/manage.ts';
+import { RefRepository, SubscriptionRepository } from '../src/events/repositories.ts';
+import { text } from '../src/render/common.ts';
+import { renderUnsubscribed } from '../src/render/subscriptions.ts';
+
+/** `/unsubscribe id`: removes one of the server's subscriptions (never another server's). */
+export const command: Command = {
+  data: {
+    name: 'unsubscribe',
+    ...MANAGE_COMMAND_SCOPE,
+    options: [
+      {
+        type: ApplicationCommandOptionType.String,
+        name: 'id',
+        required: true,
+        min_length: 1,
+        max_length: 32,
+        autocomplete: true,
+      },
+    ],
+  },
+
+  async execute(ctx) {
+    const { interaction, services } = ctx;
+    const guild = requireManager(interaction);
+    const id = interaction.options.getString('id', true).trim().toLowerCase();
+    const repository = new SubscriptionRepository(services.store);
+    const subscription = await repository.get(id);
+    if (subscription?.guildId !== guild.id)
+      throw new UserError('unsubscribe:errors.notFound', { id: text(id, 32) });
+    await repository.delete(subscription.id);
+    await new RefRepository(services.store).deleteAll(subscription.id);
+    services.log.info({ guild: guild.id, subscription: subscription.id }, 'unsubscribed');
+    await ctx.send(renderUnsubscribed(ctx.t, subscriptionView(ctx.t, subscription)));
+  },
+
+  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
+    const guildId = ctx.interaction.guildId;
+    if (guildId === null) return [];
+    const subscriptions = await new SubscriptionRepository(ctx.services.store).forGuild(guildId);
+    return subscriptionChoices(
+      ctx.t,
+      ctx.interaction,
+      subscriptions,
+      ctx.interaction.options.getFocused(),
+    );
+  },
+};

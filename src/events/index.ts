@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import { Events, type Client } from 'discord.js';
+import type { Config } from '../config/index.ts';
+import type { Services } from '../discord/command.ts';
+import { RequestBudget, type BudgetRule } from './budget.ts';
+import { DEFAULT_DELIVERY_OPTIONS, Deliverer, type DeliveryOptions, type StepHook } from './delivery.ts';
+import { isWanted } from './kinds.ts';
+import { Lease } from './lease.ts';
+import { openRepositories, type Repositories } from './repositories.ts';
+import { EventsFeed, TurfFeed, fromApiEvent, type Source } from './sources.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook.ts';
+
+export { SUBSCRIPTION_KINDS, kindNamed, type SubscriptionKind, type DeliveryPlan } from './kinds.ts';
+export type { Subscription, AnnouncementEvent } from './model.ts';
+export { openRepositories, type Repositories } from './repositories.ts';
+export type { Step, StepHook } from './delivery.ts';
+
+/**
+ * Announcements: the pollers (game events feed, turf status), the signed webhook receiver and delivery
+ * to subscribed channels. `startBot` starts it once the client exists; `stop()` ends it cleanly.
+ *
+ * "From now on": a subscription announces only events that happened at or after its `since` (when it
+ * was made, or made again). So the first poll of a feed with no cursor pages through the history the
+ * game keeps (30 days), stores none of it (no subscription is that old) and leaves the cursor at the
+ * newest event; nothing is replayed into new channels.
+ */
+export interface Announcements {
+  /** The webhook receiver, when WEBHOOK_PORT, WEBHOOK_SECRET and WEBHOOK_SERVICE are set. */
+  readonly webhook: { readonly port: number; readonly url: string } | undefined;
+  /** Runs one poll of every source now (tests; the loop does this every EVENTS_POLL_SECONDS). */
+  pollOnce(): Promise<void>;
+  /** Delivers whatever is pending now (webhook events are delivered this way as they arrive). */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Tuning, mainly for tests and benchmarks; every field has a production default. */
+export interface AnnouncementOptions {
+  /** Default `config.events.pollSeconds`. */
+  readonly pollIntervalMs?: number;
+  /** Default three poll intervals, at least a minute. */
+  readonly leaseTtlMs?: number;
+  /** The events endpoint's own limit; default 6 per 60 000 ms. */
+  readonly budget?: BudgetRule;
+  /** Default 100. */
+  readonly pageSize?: number;
+  readonly delivery?: Partial<DeliveryOptions>;
+  /** This process's name in leases and claims; default a random UUID. */
+  readonly holderId?: string;
+  /** Run the poll loop (default true); tests call `pollOnce()` themselves. */
+  readonly autoStart?: boolean;
+  readonly webhookHost?: string;
+  readonly webhookTimeoutMs?: number;
+  readonly webhookMaxBodyBytes?: number;
+  /** Called at each step of storing and delivering (tests stop there, as a crash would). */
+  readonly hook?: StepHook;
+}
+
+export interface AnnouncementDeps {
+  readonly client: Client;
+  readonly services: Services;
+  readonly config: Pick<Config, 'events' | 'webhook' | 'game'>;
+  readonly options?: AnnouncementOptions;
+}
+
+export const DEFAULT_EVENTS_BUDGET: BudgetRule = { limit: 6, windowMs: 60_000 };
+
+export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announcements> {
+  const { client, services, config } = deps;
+  const options = deps.options ?? {};
+  const { api, store, clock, translations } = services;
+  const log = services.log.child({ subsystem: 'announcements' });
+  const repos: Repositories = openRepositories(store);
+  const holder = options.holderId ?? randomUUID();
+  const intervalMs = options.pollIntervalMs ?? config.events.pollSeconds * 1000;
+  const leaseTtlMs = options.leaseTtlMs ?? Math.max(3 * intervalMs, 60_000);
+  const hook = options.hook;
+
+  const deliverer = new Deliverer({
+    client,
+    repos,
+    translations,
+    clock,
+    log,
+    holder,
+    options: { ...DEFAULT_DELIVERY_OPTIONS, ...options.delivery },
+    hook,
+  });
+  const sourceDeps = { api, repos, clock, log, hook };
+  const sources: Source[] = [new TurfFeed(sourceDeps)];
+  if (config.game.apiKey !== undefined) {
+    const budget = new RequestBudget(
+      store,
+      `events:${config.game.apiKey}`,
+      options.budget ?? DEFAULT_EVENTS_BUDGET,
+      clock,
+    );
+    sources.unshift(
+      new EventsFeed(sourceDeps, budget, { pageSize: options.pageSize ?? 100, deadlineMs: 30_000 }),
+    );
+  } else {
+    log.info('no GAME_API_KEY: the events feed is not polled (map announcements stay silent)');
+  }
+  const leases = new Map(
+    sources.map((source) => [source.name, new Lease(store, source.name, holder, leaseTtlMs)]),
+  );
+
+  const stopping = new AbortController();
+  const ready = client.isReady()
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => {
+        client.once(Events.ClientReady, () => resolve());
+        stopping.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+  const background = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>) => {
+    const tracked = work.catch((error: unknown) => log.warn({ err: error }, 'announcement delivery failed'));
+    background.add(tracked);
+    void tracked.finally(() => background.delete(tracked));
+  };
+
+  const pollSource = async (
+    source: Source,
+    subscriptions: Awaited<ReturnType<typeof repos.subscriptions.active>>,
+  ) => {
+    const lease = leases.get(source.name);
+    if (!lease || !(await lease.acquire())) return;
+    const cycle = new AbortController();
+    const signal = AbortSignal.any([stopping.signal, cycle.signal]);
+    // A long fan-out or a budget wait keeps the lease alive; losing it stops this poll at its next step.
+    const keepAlive = setInterval(
+      () => {
+        lease.renew().then(
+          (held) => {
+            if (!held) cycle.abort(new Error(`lost the ${source.name} lease`));
+          },
+          (error: unknown) => log.warn({ err: error, source: source.name }, 'could not renew the lease'),
+        );
+      },
+      Math.max(10, Math.floor(lease.ttlMs / 3)),
+    );
+    try {
+      await source.poll({ subscriptions, signal, deliver: () => deliverer.deliverPending(signal) });
+    } finally {
+      clearInterval(keepAlive);
+    }
+  };
+
+  const pollOnce = async () => {
+    await ready;
+    const subscriptions = await repos.subscriptions.active();
+    const failures: unknown[] = [];
+    for (const source of sources) {
+      if (stopping.signal.aborted) break;
+      if (!source.wanted(subscriptions)) continue;
+      try {
+        await pollSource(source, subscriptions);
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (failures.length > 0) throw failures[0];
+  };
+
+  const stopped = () => stopping.signal.aborted;
+  const loop = async () => {
+    while (!stopped()) {
+      try {
+        await pollOnce();
+      } catch (error) {
+        if (!stopped()) log.warn({ err: error }, 'poll failed; trying again next time');
+      }
+      await clock.sleep(intervalMs, stopping.signal).catch(() => undefined);
+    }
+  };
+  const running = options.autoStart === false ? Promise.resolve() : loop();
+
+  let receiver: WebhookReceiver | undefined;
+  if (config.webhook) {
+    const webhook = config.webhook;
+    receiver = await startWebhookReceiver({
+      port: webhook.port,
+      host: options.webhookHost,
+      path: webhook.path,
+      secret: webhook.secret,
+      service: webhook.service,
+      toleranceSeconds: webhook.toleranceSeconds,
+      clock,
+      log: log.child({ part: 'webhook' }),
+      ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
+      ...(options.webhookMaxBodyBytes === undefined ? {} : { maxBodyBytes: options.webhookMaxBodyBytes }),
+      async onEvent(apiEvent) {
+        const event = fromApiEvent(apiEvent, clock.now());
+        const subscriptions = await repos.subscriptions.active();
+        if (!isWanted(event, subscriptions)) return;
+        // Already pending or done (polled, or delivered twice by the sender): acknowledged, not repeated.
+        if (!(await repos.inbox.accept(event))) return;
+        if (client.isReady()) track(deliverer.deliverPending(stopping.signal));
+      },
+    });
+    log.info({ url: receiver.url }, 'webhook receiver listening');
+  }
+
+  let shutdown: Promise<void> | undefined;
+  return {
+    webhook: receiver && { port: receiver.port, url: receiver.url },
+    pollOnce,
+    flush: async () => {
+      await ready;
+      await deliverer.deliverPending(stopping.signal);
+    },
+    stop() {
+      shutdown ??= (async () => {
+        stopping.abort(new Error('announcements stopped'));
+        await receiver?.close();
+        await running;
+        await Promise.allSettled([...background]);
+        for (const lease of leases.values()) await lease.release().catch(() => undefined);
+      })();
+      return shutdown;
+    },
+  };
+}

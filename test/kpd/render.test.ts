@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TierClient } from '../../src/api/client.ts';
+import type { KpdCall } from '../../src/api/schemas/index.ts';
+import { decodeComponentId } from '../../src/discord/component-id.ts';
+import { Translations } from '../../src/i18n/index.ts';
+import { KPD_CALLS_PER_PAGE, newestFirst, pageOf } from '../../src/kpd/calls.ts';
+import {
+  contextLabel,
+  renderKpdCalls,
+  renderKpdLinked,
+  renderKpdUnlinked,
+  statusLabel,
+  verdictLabel,
+} from '../../src/render/kpd.ts';
+import type { ReplyPayload } from '../../src/render/payload.ts';
+import { checkMessageLimits } from '../../src/render/text.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+
+const translations = new Translations();
+const en = translations.for('en-US');
+const de = translations.for('de');
+const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
+const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
+
+let sandbox: Sandbox;
+let client: TierClient;
+let calls: KpdCall[];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
+  client = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.kpd });
+  calls = await client.api.kpdLatestCalls();
+});
+
+afterAll(async () => {
+  await client.close();
+  await sandbox.close();
+});
+
+function text(payload: ReplyPayload): string {
+  return JSON.stringify({ content: payload.content, embeds: payload.embeds, components: payload.components });
+}
+
+function expectSafe(payload: ReplyPayload): void {
+  expect(checkMessageLimits(payload)).toEqual([]);
+  const serialized = text(payload);
+  expect(serialized).not.toMatch(/@(everyone|here)/);
+  expect(serialized).not.toContain('<@');
+  expect(serialized).not.toMatch(/"(kpd|common):[a-zA-Z.]+"/);
+}
+
+function call(overrides: Partial<KpdCall> = {}): KpdCall {
+  return { ...calls[0]!, ...overrides };
+}
+
+describe('renderKpdCalls', () => {
+  it('shows the sandbox calls newest first, 10 a page, ephemeral, with page buttons', () => {
+    expect(calls).toHaveLength(50);
+    const payload = renderKpdCalls(en, { calls, page: 1, now: NOW });
+    expectSafe(payload);
+    expect(payload.ephemeral).toBe(true);
+    const embed = payload.embeds![0]!;
+    expect(embed.fields).toHaveLength(KPD_CALLS_PER_PAGE);
+    const newest = newestFirst(calls)[0]!;
+    expect(embed.fields![0]!.name).toContain(`#${newest.id}`);
+    expect(embed.footer?.text).toBe('50 calls · newest first');
+    const buttons = payload.components![0]!.components as Array<{ custom_id: string; disabled?: boolean }>;
+    expect(buttons[0]!.disabled).toBe(true);
+    expect(decodeComponentId(buttons[2]!.custom_id)).toMatchObject({ command: 'kpd', action: 'calls', args: ['2'] });
+  });
+
+  it('never shows the game server host, port or the internal call token', () => {
+    for (let page = 1; page <= 5; page += 1) {
+      const serialized = text(renderKpdCalls(en, { calls, page, now: NOW }));
+      for (const c of calls) {
+        expect(serialized).not.toContain(c.token!);
+        expect(serialized).not.toContain(c.host!);
+        expect(serialized).not.toContain(`:${c.port!}`);
+      }
+    }
+  });
+
+  it('labels context, status and verdict as spec 3.1 says, in the reader language', () => {
+    expect([0, 1, 2, 3].map((kdf_type) => contextLabel(en, call({ kdf_type })))).toEqual([
+      'Public',
+      'Ranked',
+      'Competitive',
+      'Custom',
+    ]);
+    expect([1, 2, 3].map((status) => statusLabel(en, call({ status })))).toEqual([
+      'Not responded',
+      'Responded',
+      'Reviewed',
+    ]);
+    expect([0, 1, 2].map((rating) => verdictLabel(en, call({ rating })))).toEqual(['Pending', 'Banned', 'Rejected']);
+    expect(verdictLabel(de, call({ rating: 1 }))).toBe('Gebannt');
+    expect(statusLabel(en, call({ status: 9, status_label: 'Escalated' }))).toBe('Escalated');
+    expect(statusLabel(en, call({ status: 9, status_label: HOSTILE }))).not.toContain('@everyone');
+    expect(contextLabel(en, call({ kdf_type: 7, kdf_type_label: '' }))).toBe('Unknown (7)');
+  });
+
+  it('sorts calls newest first even when the service sends them otherwise', () => {
+    const shuffled = [...calls].reverse();
+    const sorted = newestFirst(shuffled);
+    expect(sorted.map((c) => c.id)).toEqual(newestFirst(calls).map((c) => c.id));
+    const times = sorted.map((c) => Date.parse(c.date!));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it('clamps the page to what exists and hides buttons when one page is enough', () => {
+    expect(pageOf(calls, 99).page).toBe(5);
+    expect(pageOf(calls, -3).page).toBe(1);
+    const last = renderKpdCalls(en, { calls, page: 99, now: NOW });
+    const buttons = last.components![0]!.components as Array<{ disabled?: boolean }>;
+    expect(buttons[2]!.disabled).toBe(true);
+    expect(renderKpdCalls(en, { calls: calls.slice(0, 3), page: 1, now: NOW }).components).toEqual([]);
+  });
+
+  it('says so when there are no calls', () => {
+    const payload = renderKpdCalls(de, { calls: [], page: 1, now: NOW });
+    expectSafe(payload);
+    expect(payload.embeds![0]!.description).toBe('Im Moment gibt es keine Meldungen.');
+  });
+
+  it('stays within limits with hostile and very long names, guests, and missing fields', () => {
+    const long = `${HOSTILE}${'W'.repeat(500)}`;
+    const extreme = Array.from({ length: 50 }, (_, i) =>
+      i % 3 === 0
+        ? ({ id: i } as KpdCall)
+        : call({
+            id: i,
+            caller_name: long,
+            called_name: i % 3 === 1 ? 'guest' : long,
+            called_id: i % 3 === 1 ? 0 : 5,
+            officer_name: long,
+            officer_id: 3,
+            kdf_type_label: long,
+            status_label: long,
+            rating_label: long,
+            kdf_type: 99,
+            status: 99,
+            rating: 99,
+          }),
+    );
+    for (const t of [en, de]) {
+      for (let page = 1; page <= 5; page += 1) expectSafe(renderKpdCalls(t, { calls: extreme, page, now: NOW }));
+    }
+    const serialized = text(renderKpdCalls(en, { calls: extreme, page: 1, now: NOW }));
+    expect(serialized).toContain('an unregistered guest');
+  });
+});
+
+describe('link and unlink replies', () => {
+  it('shows only the key prefix, ephemerally', () => {
+    const payload = renderKpdLinked(en, { prefix: 'kr_ab12…', visibleCalls: 50 });
+    expectSafe(payload);
+    expect(payload.ephemeral).toBe(true);
+    expect(payload.embeds![0]!.description).toContain('`kr_ab12…`');
+    expect(payload.embeds![0]!.description).toContain('50');
+  });
+
+  it('says whether a key was removed', () => {
+    for (const t of [en, de]) {
+      expectSafe(renderKpdUnlinked(t, true));
+      expectSafe(renderKpdUnlinked(t, false));
+    }
+    expect(renderKpdUnlinked(en, false).embeds![0]!.description).toBe('This server has no linked KPD key.');
+  });
+});

@@ -1,0 +1,269 @@
+import type { APIEmbed } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { command } from '../../commands/lobbies.ts';
+import { TierClient } from '../../src/api/client.ts';
+import { LocalRefusalError } from '../../src/api/errors.ts';
+import { LobbyListSchema, type LobbyList } from '../../src/api/schemas/index.ts';
+import { decodeComponentId } from '../../src/discord/component-id.ts';
+import { localizeCommand } from '../../src/discord/localize.ts';
+import { LOCALES, Translations } from '../../src/i18n/index.ts';
+import {
+  LOBBIES_PER_PAGE,
+  LOBBY_REGIONS,
+  MODE_NAMES,
+  modeName,
+  regionName,
+  renderLobbies,
+  sortLobbies,
+} from '../../src/render/lobbies.ts';
+import type { ReplyPayload } from '../../src/render/payload.ts';
+import { checkMessageLimits } from '../../src/render/text.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { REGION_KEYS } from '../../src/sandbox/names.ts';
+
+const NOW = Date.UTC(2026, 4, 20, 12, 0, 0);
+const HOSTNAME = 'game.example';
+const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
+const LONG_HOSTILE = `${HOSTILE} `.repeat(40);
+
+const translations = new Translations();
+const en = translations.for('en-US');
+const fr = translations.for('fr');
+
+let sandbox: Sandbox;
+let client: TierClient;
+let list: LobbyList;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ now: () => NOW });
+  client = new TierClient({ urls: sandbox.urls });
+  list = await client.api.lobbies({ hostname: HOSTNAME });
+});
+afterAll(async () => {
+  await client.close();
+  await sandbox.close();
+});
+
+function embedOf(payload: ReplyPayload): APIEmbed {
+  const embed = payload.embeds?.[0];
+  if (!embed) throw new Error('no embed');
+  return embed;
+}
+
+function visibleText(payload: ReplyPayload): string {
+  const parts: string[] = [payload.content ?? ''];
+  for (const embed of payload.embeds ?? []) {
+    parts.push(embed.title ?? '', embed.description ?? '', embed.footer?.text ?? '');
+    for (const f of embed.fields ?? []) parts.push(f.name, f.value);
+  }
+  for (const row of payload.components ?? []) {
+    for (const component of row.components) {
+      if ('label' in component && component.label) parts.push(component.label);
+    }
+  }
+  return parts.join('\n');
+}
+
+function expectSafe(payload: ReplyPayload): void {
+  expect(checkMessageLimits(payload)).toEqual([]);
+  const seen = visibleText(payload);
+  expect(seen).not.toMatch(/@everyone|@here/);
+  expect(seen).not.toContain('<@');
+  expect(seen).not.toMatch(/(?<!\\)\[[^\]\n]*(?<!\\)\]\(/);
+  expect(seen).not.toMatch(/^#/m);
+}
+
+function lobbyLines(payload: ReplyPayload): string[] {
+  return (embedOf(payload).description ?? '').split('\n').slice(2);
+}
+
+function buttons(payload: ReplyPayload) {
+  return (payload.components ?? []).flatMap((row) =>
+    row.components.map((component) => ({
+      id: 'custom_id' in component ? decodeComponentId(component.custom_id) : undefined,
+      disabled: 'disabled' in component ? (component.disabled ?? false) : false,
+      label: 'label' in component ? component.label : undefined,
+    })),
+  );
+}
+
+describe('lobby list', () => {
+  it('needs the hostname: the client refuses a call without it', async () => {
+    await expect(client.api.lobbies({ hostname: '' })).rejects.toBeInstanceOf(LocalRefusalError);
+    expect(list.games.length).toBeGreaterThan(LOBBIES_PER_PAGE);
+  });
+
+  it('renders every region: counts, the fullest lobbies first, and regions by players', () => {
+    const payload = renderLobbies(en, { data: list, region: undefined, page: 1, now: NOW });
+    expectSafe(payload);
+    const embed = embedOf(payload);
+    const players = list.games.reduce((sum, g) => sum + (g.players ?? 0), 0);
+    expect(embed.title).toBe('Public lobbies');
+    expect(embed.description?.split('\n')[0]).toBe(
+      `Lobbies: **${list.games.length}** · players: **${players}**`,
+    );
+    const lines = lobbyLines(payload);
+    expect(lines).toHaveLength(LOBBIES_PER_PAGE);
+    const fullest = sortLobbies(list.games)[0]!;
+    expect(lines[0]).toBe(
+      [
+        `**${fullest.options?.map}** · ${modeName(en, fullest.options?.mode)} · 👥 ${fullest.players}/${fullest.maxPlayers} · ends <t:${NOW / 1000 + (fullest.secondsLeft ?? 0)}:R>`,
+        regionName(en, fullest.regionKey),
+        ...(fullest.options?.custom ? ['🛠️ custom'] : []),
+        fullest.gameId,
+      ].join(' · '),
+    );
+    const counts = lines.map((line) => Number(/👥 (\d+)\//.exec(line)?.[1]));
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    const byRegion = embed.fields?.find((f) => f.name === 'By region')?.value.split('\n') ?? [];
+    expect(byRegion).toHaveLength(new Set(list.games.map((g) => g.regionKey)).size);
+    const regionPlayers = byRegion.map((line) => Number(/👥 (\d+)$/.exec(line)?.[1]));
+    expect(regionPlayers).toEqual([...regionPlayers].sort((a, b) => b - a));
+    const [previous, label, next] = buttons(payload);
+    expect(previous?.disabled).toBe(true);
+    expect(label?.label).toBe(`Page 1 of ${Math.ceil(list.games.length / LOBBIES_PER_PAGE)}`);
+    expect(next?.id).toMatchObject({ command: 'lobbies', action: 'page', args: ['', '2'] });
+  });
+
+  it('pages on to the last page and clamps pages past it', () => {
+    const pages = Math.ceil(list.games.length / LOBBIES_PER_PAGE);
+    const last = renderLobbies(en, { data: list, region: undefined, page: pages, now: NOW });
+    expectSafe(last);
+    expect(lobbyLines(last)).toHaveLength(list.games.length - (pages - 1) * LOBBIES_PER_PAGE);
+    expect(buttons(last)[2]?.disabled).toBe(true);
+    const beyond = renderLobbies(en, { data: list, region: undefined, page: pages + 10, now: NOW });
+    expect(embedOf(beyond).description).toBe(embedOf(last).description);
+  });
+
+  it.each(LOBBY_REGIONS)('filters to region %s', (region) => {
+    const payload = renderLobbies(en, { data: list, region, page: 1, now: NOW });
+    expectSafe(payload);
+    const embed = embedOf(payload);
+    const mine = list.games.filter((g) => g.regionKey === region);
+    expect(embed.title).toBe(`Public lobbies · ${en.t(`lobbies:regions.${region}`)}`);
+    expect(embed.description?.split('\n')[0]).toBe(
+      `Lobbies: **${mine.length}** · players: **${mine.reduce((s, g) => s + (g.players ?? 0), 0)}**`,
+    );
+    expect(lobbyLines(payload)).toHaveLength(mine.length === 0 ? 1 : Math.min(LOBBIES_PER_PAGE, mine.length));
+    for (const line of lobbyLines(payload)) expect(line).not.toContain(en.t(`lobbies:regions.${region}`));
+    expect(embed.fields).toEqual([]);
+    if (mine.length <= LOBBIES_PER_PAGE) expect(payload.components).toEqual([]);
+  });
+
+  it('labels every region key the game serves, and names the modes it uses', () => {
+    expect([...LOBBY_REGIONS].sort()).toEqual([...REGION_KEYS].sort());
+    for (const lobby of list.games) {
+      expect(MODE_NAMES[lobby.options?.mode ?? -1]).toBeDefined();
+    }
+    expect(modeName(en, 99)).toBe('Mode 99');
+    expect(modeName(en, undefined)).toBe('Unknown');
+    expect(regionName(en, 'xx-new')).toBe('xx-new');
+  });
+
+  it('says so when nobody plays, overall and in a region', () => {
+    const empty = LobbyListSchema.parse({ games: [] });
+    const all = renderLobbies(en, { data: empty, region: undefined, page: 1, now: NOW });
+    expectSafe(all);
+    expect(lobbyLines(all)).toEqual(['No public lobbies right now.']);
+    expect(all.components).toEqual([]);
+    const some = renderLobbies(fr, { data: empty, region: 'sgp', page: 3, now: NOW });
+    expectSafe(some);
+    expect(lobbyLines(some)).toEqual([fr.t('lobbies:noneInRegion')]);
+    expect(embedOf(some).title).toBe('Salons publics · Singapour');
+  });
+
+  it('survives hostile map names, unknown regions and missing fields', () => {
+    const data = LobbyListSchema.parse({
+      games: [
+        ...Array.from({ length: 25 }, (_, i) => [
+          `ID:${i}`,
+          i % 2 === 0 ? 'de-fra' : LONG_HOSTILE,
+          i,
+          16,
+          { i: LONG_HOSTILE, g: 1000 + i, c: 1 },
+          30,
+        ]),
+        ['BARE:1', 'sgp'],
+      ],
+    });
+    expect(data.games).toHaveLength(26);
+    for (const t of [en, fr]) {
+      const payload = renderLobbies(t, { data, region: undefined, page: 1, now: NOW });
+      expectSafe(payload);
+      const last = renderLobbies(t, { data, region: undefined, page: 3, now: NOW });
+      expectSafe(last);
+      expect(lobbyLines(last).at(-1)).toContain('BARE:1');
+    }
+    const bare = renderLobbies(en, { data, region: 'sgp', page: 1, now: NOW });
+    expect(lobbyLines(bare)).toEqual(['**—** · Unknown · 👥 —/— · ends — · BARE:1']);
+  });
+});
+
+describe('lobbies command', () => {
+  it('offers the game region keys as choices, named in every locale', () => {
+    const json = localizeCommand(command.data, 'lobbies', translations);
+    const option = json.options?.[0] as {
+      name: string;
+      required?: boolean;
+      choices?: Array<{ value: string; name: string; name_localizations?: Record<string, string> }>;
+    };
+    expect(option.name).toBe('region');
+    expect(option.required).toBeUndefined();
+    expect(option.choices?.map((c) => c.value)).toEqual([...LOBBY_REGIONS]);
+    for (const choice of option.choices ?? []) {
+      expect(Object.keys(choice.name_localizations ?? {})).toHaveLength(LOCALES.length - 1);
+    }
+  });
+
+  it('has a valid localized definition in every locale', () => {
+    expectValidDefinition(localizeCommand(command.data, 'lobbies', translations));
+  });
+
+  it('has the same keys in every locale', () => {
+    expectSameKeys('lobbies');
+  });
+});
+
+interface DefinitionNode {
+  name: string;
+  description?: string;
+  name_localizations?: Record<string, string | null> | null;
+  description_localizations?: Record<string, string | null> | null;
+  options?: unknown[];
+}
+
+function expectValidDefinition(root: unknown): void {
+  const valid = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
+  const walk = (node: DefinitionNode) => {
+    const names = Object.entries(node.name_localizations ?? {});
+    const descriptions = Object.values(node.description_localizations ?? {});
+    expect(names).toHaveLength(LOCALES.length - 1);
+    expect(descriptions).toHaveLength(LOCALES.length - 1);
+    for (const [locale, name] of [['en-US', node.name] as const, ...names]) {
+      expect(name).toMatch(valid);
+      expect(name).toBe(name?.toLocaleLowerCase(locale));
+    }
+    for (const description of [node.description, ...descriptions]) {
+      expect(description?.length).toBeGreaterThanOrEqual(1);
+      expect(description?.length).toBeLessThanOrEqual(100);
+    }
+    for (const option of node.options ?? []) walk(option as DefinitionNode);
+  };
+  walk(root as DefinitionNode);
+}
+
+function keysOf(value: unknown, prefix = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [prefix];
+  return Object.entries(value).flatMap(([key, inner]) => keysOf(inner, prefix ? `${prefix}.${key}` : key));
+}
+
+function expectSameKeys(namespace: string): void {
+  const english = keysOf(translations.resources['en-US']?.[namespace]).sort();
+  expect(english.length).toBeGreaterThan(0);
+  for (const locale of LOCALES) {
+    expect({ locale, keys: keysOf(translations.resources[locale]?.[namespace]).sort() }).toEqual({
+      locale,
+      keys: english,
+    });
+  }
+}

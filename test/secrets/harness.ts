@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ApplicationCommandOptionType,
+  PermissionFlagsBits,
+  type APIApplicationCommandInteractionDataOption,
+} from 'discord.js';
+import { pino } from 'pino';
+import { startBot, type Bot } from '../../src/bot.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import {
+  startDiscordStandin,
+  type DiscordStandin,
+  type Guild,
+  type MessageRecord,
+  type PendingInteraction,
+} from '../../src/standin/discord/index.ts';
+
+/**
+ * The real bot (`startBot`) against the game sandbox and the Discord stand-in, with a sqlite store in
+ * a temporary folder and every log line kept. Between the bot and the sandbox's `{base_url}` sits a
+ * small proxy that can add posts to a player's latest posts (the sandbox's posts are fixed), so that
+ * `/link verify` can find a code a test "posted".
+ */
+export const MANAGE_GUILD = PermissionFlagsBits.ManageGuild;
+
+export interface Harness {
+  readonly sandbox: Sandbox;
+  readonly standin: DiscordStandin;
+  readonly bot: Bot;
+  readonly guild: Guild;
+  readonly otherGuild: Guild;
+  readonly discordToken: string;
+  readonly secretKey: Buffer | undefined;
+  readonly storeDir: string;
+  /** Every log line written so far (the bot's logger, at trace level, without any redaction). */
+  logs(): string;
+  /** Makes `text` the newest post of `playerName` from now on. */
+  post(playerName: string, text: string): void;
+  /** Runs a slash command and waits for its first callback. */
+  command(
+    name: string,
+    sub: string | undefined,
+    options?: Record<string, string | number>,
+    as?: { userId?: string; permissions?: bigint; guildId?: string | null },
+  ): PendingInteraction;
+  /** Clicks a button of a message, as `userId`. */
+  click(message: MessageRecord, customId: string, userId: string): PendingInteraction;
+  /** The first callback (type and data) of every interaction the harness started. */
+  callbacks(): Promise<unknown[]>;
+  /** Runs a command that answers with a modal, submits `value` in it and returns the reply. */
+  throughModal(
+    name: string,
+    sub: string,
+    value: string,
+    options?: Record<string, string | number>,
+    as?: { userId?: string; permissions?: bigint; guildId?: string | null },
+  ): Promise<MessageRecord>;
+  /** The raw bytes of every file of the store's folder (call after `stop`). */
+  storeBytes(): Buffer;
+  stop(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function commandOptions(
+  sub: string | undefined,
+  options: Record<string, string | number>,
+): APIApplicationCommandInteractionDataOption[] {
+  const values = Object.entries(options).map(([name, value]) => ({
+    name,
+    type: typeof value === 'number' ? ApplicationCommandOptionType.Integer : ApplicationCommandOptionType.String,
+    value,
+  }));
+  const typed = values as APIApplicationCommandInteractionDataOption[];
+  return sub === undefined
+    ? typed
+    : ([{ name: sub, type: ApplicationCommandOptionType.Subcommand, options: typed }] as APIApplicationCommandInteractionDataOption[]);
+}
+
+async function startPostsProxy(target: string, injected: Map<string, string[]>): Promise<Server> {
+  const server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', target);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers[name] = value;
+      }
+      const upstream = await fetch(url, { method: request.method ?? 'GET', headers });
+      let body = await upstream.text();
+      const posts = /^\/api\/player\/([^/]+)\/posts$/.exec(url.pathname);
+      const extra = posts ? injected.get(decodeURIComponent(posts[1] ?? '').toLowerCase()) : undefined;
+      if (upstream.status === 200 && extra && (url.searchParams.get('page') ?? '1') === '1') {
+        const parsed = JSON.parse(body) as { data: { posts: unknown[] } };
+        const added = extra.map((text) => ({ date: new Date().toISOString(), text, votes: 0, comment_count: 0 }));
+        parsed.data.posts = [...added, ...parsed.data.posts].slice(0, 10);
+        body = JSON.stringify(parsed);
+      }
+      const out: Record<string, string> = {};
+      upstream.headers.forEach((value, name) => {
+        if (name === 'content-type' || name.startsWith('x-ratelimit')) out[name] = value;
+      });
+      response.writeHead(upstream.status, out).end(body);
+    })().catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+export async function startHarness(options: { withSecret?: boolean } = {}): Promise<Harness> {
+  const chunks: string[] = [];
+  const logger = pino({ level: 'trace' }, { write: (chunk: string) => chunks.push(chunk) });
+  const discordToken = `${Buffer.from('1100000000000000001').toString('base64url')}.CanAry.${randomBytes(27).toString('base64url')}`;
+  const secretKey = options.withSecret === false ? undefined : randomBytes(32);
+  const sandbox = await startSandbox({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
+  const standin = await startDiscordStandin({ token: discordToken });
+  const injected = new Map<string, string[]>();
+  const proxy = await startPostsProxy(sandbox.urls.base, injected);
+  const storeDir = mkdtempSync(join(tmpdir(), 'killfeed-canary-'));
+  const guild = standin.addGuild({ name: 'Moderators' });
+  standin.addChannel(guild.id, { name: 'general' });
+  const otherGuild = standin.addGuild({ name: 'Elsewhere' });
+  standin.addChannel(otherGuild.id, { name: 'general' });
+
+  const config = loadConfig({
+    DISCORD_TOKEN: discordToken,
+    DISCORD_API_URL: standin.restUrl,
+    GAME_API_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    GAME_LEGACY_URL: sandbox.urls.legacy,
+    GAME_MATCHMAKER_URL: sandbox.urls.matchmaker,
+    GAME_API_KEY: sandbox.keys.default,
+    STORE_URL: `sqlite://${join(storeDir, 'bot.sqlite')}`,
+    ...(secretKey ? { SECRET_KEY: secretKey.toString('base64') } : {}),
+    LOG_LEVEL: 'trace',
+  });
+  let bot: Bot;
+  try {
+    bot = await startBot({ config, token: discordToken, logger });
+    await bot.ready;
+  } catch (error) {
+    await Promise.all([standin.close(), sandbox.close(), new Promise((resolve) => proxy.close(resolve))]);
+    rmSync(storeDir, { recursive: true, force: true });
+    throw error;
+  }
+
+  const started: PendingInteraction[] = [];
+  const track = (pending: PendingInteraction) => {
+    started.push(pending);
+    return pending;
+  };
+  const command: Harness['command'] = (name, sub, values = {}, as = {}) =>
+    track(standin.invokeCommand({
+      name,
+      options: commandOptions(sub, values),
+      guildId: as.guildId === undefined ? guild.id : as.guildId,
+      user: { id: as.userId ?? '300000000000000001' },
+      ...(as.permissions === undefined || as.guildId === null ? {} : { memberPermissions: as.permissions }),
+    }));
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await bot.stop();
+  };
+  return {
+    sandbox,
+    standin,
+    bot,
+    guild,
+    otherGuild,
+    discordToken,
+    secretKey,
+    storeDir,
+    logs: () => chunks.join(''),
+    post(playerName, text) {
+      const key = playerName.toLowerCase();
+      injected.set(key, [text, ...(injected.get(key) ?? [])]);
+    },
+    command,
+    async throughModal(name, sub, value, values = {}, as = {}) {
+      const opened = command(name, sub, values, as);
+      const shown = await opened.response();
+      if (shown.type !== 9) return opened.final();
+      const customId = (shown.data as { custom_id: string }).custom_id;
+      return track(
+        standin.submitModal(customId, { secret: value }, {
+          from: opened,
+          ...(as.permissions === undefined ? {} : { memberPermissions: as.permissions }),
+        }),
+      ).final();
+    },
+    click: (message, customId, userId) => track(standin.clickButton(message, customId, { user: { id: userId } })),
+    callbacks: () => Promise.all(started.map((pending) => pending.response())),
+    storeBytes: () => Buffer.concat(readdirSync(storeDir).map((file) => readFileSync(join(storeDir, file)))),
+    stop,
+    async close() {
+      await stop();
+      await standin.close();
+      await new Promise((resolve) => proxy.close(resolve));
+      await sandbox.close();
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Everything a message shows, as one string. */
+export function shown(message: MessageRecord): string {
+  return JSON.stringify({ content: message.content, embeds: message.embeds, components: message.components });
+}
