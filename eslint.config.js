@@ -22,9 +22,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { group: ['keyv', '@keyv/*'], message: 'Only src/store touches Keyv.' },
-          ],
+          patterns: [{ group: ['keyv', '@keyv/*'], message: 'Only src/store touches Keyv.' }],
         },
       ],
     },

@@ -21,7 +21,8 @@ async function start(ctx: CommandContext): Promise<void> {
     const profile = await ctx.load('player', { playerName: requested });
     playerName = profile.player_name;
   } catch (error) {
-    if (error instanceof NotFoundError) throw new UserError('link:errors.noPlayer', { name: requested.slice(0, 64) });
+    if (error instanceof NotFoundError)
+      throw new UserError('link:errors.noPlayer', { name: requested.slice(0, 64) });
     throw error;
   }
   ctx.services.names.remember('player', playerName);
@@ -30,7 +31,11 @@ async function start(ctx: CommandContext): Promise<void> {
   await ctx.send(renderLinkStarted(ctx.t, started.pending, MAX_CHECKS_PER_CODE));
 }
 
-const CHECK_ERRORS = { none: 'link:errors.noPending', expired: 'link:errors.expired', no_checks_left: 'link:errors.noChecksLeft' };
+const CHECK_ERRORS = {
+  none: 'link:errors.noPending',
+  expired: 'link:errors.expired',
+  no_checks_left: 'link:errors.noChecksLeft',
+};
 
 async function verify(ctx: CommandContext): Promise<void> {
   const userId = ctx.interaction.user.id;

@@ -1,5 +1,11 @@
 import { ApplicationCommandOptionType } from 'discord.js';
-import { ApiError, ForbiddenError, LocalRefusalError, NotFoundError, UnauthorizedError } from '../src/api/errors.ts';
+import {
+  ApiError,
+  ForbiddenError,
+  LocalRefusalError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../src/api/errors.ts';
 import type { Command, CommandContext, ModalContext } from '../src/discord/command.ts';
 import { encodeComponentId } from '../src/discord/component-id.ts';
 import { UserError } from '../src/discord/user-error.ts';
@@ -31,7 +37,12 @@ function isSub(value: string): value is Sub {
   return (SUBCOMMANDS as readonly string[]).includes(value);
 }
 
-const page = { type: ApplicationCommandOptionType.Integer, name: 'page', min_value: 1, max_value: 100 } as const;
+const page = {
+  type: ApplicationCommandOptionType.Integer,
+  name: 'page',
+  min_value: 1,
+  max_value: 100,
+} as const;
 
 /** What the modal's custom id carries besides the subcommand: only options, never the token. */
 function argsOf(ctx: CommandContext, sub: Sub): number[] {
@@ -47,7 +58,12 @@ function argsOf(ctx: CommandContext, sub: Sub): number[] {
   }
 }
 
-async function read(ctx: ModalContext, sub: Sub, args: readonly number[], token: string): Promise<ReplyPayload> {
+async function read(
+  ctx: ModalContext,
+  sub: Sub,
+  args: readonly number[],
+  token: string,
+): Promise<ReplyPayload> {
   const t = ctx.t;
   const skinName = (index: number) => ctx.services.names.skinName(index);
   const pageNo = Math.max(1, args[0] ?? 1);
@@ -79,7 +95,11 @@ async function read(ctx: ModalContext, sub: Sub, args: readonly number[], token:
       }
     }
     case 'matches': {
-      const history = await ctx.load('matchHistory', { limit: ME_PAGE_SIZE, offset: (pageNo - 1) * ME_PAGE_SIZE }, { token });
+      const history = await ctx.load(
+        'matchHistory',
+        { limit: ME_PAGE_SIZE, offset: (pageNo - 1) * ME_PAGE_SIZE },
+        { token },
+      );
       const mapNames = await officialMapNames(ctx);
       return renderMatchHistory(t, history, pageNo, (id) => mapNames.get(id));
     }
@@ -113,7 +133,8 @@ async function answer(ctx: ModalContext): Promise<void> {
   } catch (error) {
     if (error instanceof UnauthorizedError) throw new UserError('me:errors.unauthorized');
     if (error instanceof ForbiddenError) throw new UserError('me:errors.forbidden');
-    if (error instanceof LocalRefusalError && error.reason === 'bad_token') throw new UserError('me:errors.token.malformed');
+    if (error instanceof LocalRefusalError && error.reason === 'bad_token')
+      throw new UserError('me:errors.token.malformed');
     throw error;
   } finally {
     forget();

@@ -22,6 +22,8 @@ export class Responder {
   /** Component clicks update the message they sit on; commands and modals reply. */
   readonly #updates: boolean;
   #state: 'fresh' | 'deferred' | 'answered' = 'fresh';
+  /** A defer in flight: concurrent loads of one handler share it instead of deferring twice. */
+  #deferring: Promise<void> | undefined;
 
   constructor(interaction: AnswerableInteraction) {
     this.#interaction = interaction;
@@ -36,15 +38,19 @@ export class Responder {
     return this.#state === 'deferred';
   }
 
-  async defer(options: { ephemeral?: boolean } = {}): Promise<void> {
-    if (this.#state !== 'fresh') return;
-    const interaction = this.#interaction;
-    if (this.#updates && interaction.isMessageComponent()) await interaction.deferUpdate();
-    else await interaction.deferReply(options.ephemeral ? { flags: MessageFlags.Ephemeral } : {});
-    this.#state = 'deferred';
+  defer(options: { ephemeral?: boolean } = {}): Promise<void> {
+    if (this.#state !== 'fresh') return Promise.resolve();
+    this.#deferring ??= (async () => {
+      const interaction = this.#interaction;
+      if (this.#updates && interaction.isMessageComponent()) await interaction.deferUpdate();
+      else await interaction.deferReply(options.ephemeral ? { flags: MessageFlags.Ephemeral } : {});
+      this.#state = 'deferred';
+    })();
+    return this.#deferring;
   }
 
   async send(payload: ReplyPayload): Promise<void> {
+    await this.#deferring;
     const interaction = this.#interaction;
     if (this.#state === 'fresh') {
       if (this.#updates && interaction.isMessageComponent() && !payload.ephemeral) {
@@ -62,6 +68,7 @@ export class Responder {
 
   /** An error reply that only the user sees, in whatever state the interaction is. */
   async fail(payload: ReplyPayload): Promise<void> {
+    await this.#deferring?.catch(() => undefined);
     const interaction = this.#interaction;
     const ephemeral = { ...payload, ephemeral: true };
     if (this.#state === 'fresh') {

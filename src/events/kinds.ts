@@ -262,6 +262,8 @@ export function isWanted(event: AnnouncementEvent, subscriptions: readonly Subsc
 
 /** Whether the event is for this subscription: its kind accepts it and it happened after the subscription. */
 export function targets(event: AnnouncementEvent, subscription: Subscription): boolean {
-  if (subscription.state.status !== 'active' || event.at < subscription.since) return false;
+  // Event times have whole seconds: an event of the subscription's own second counts as "from now on".
+  const since = Math.floor(subscription.since / 1000) * 1000;
+  if (subscription.state.status !== 'active' || event.at < since) return false;
   return kindNamed(subscription.kind)?.accepts(event, subscription) === true;
 }

@@ -10,7 +10,11 @@ export const KPD_CALLS_PER_PAGE = 10;
  * still reads right. Calls without a readable date keep their place after the dated ones.
  */
 export function newestFirst(calls: readonly KpdCall[]): KpdCall[] {
-  const dated = calls.map((call, index) => ({ call, index, at: call.date ? parseTime(call.date) : Number.NaN }));
+  const dated = calls.map((call, index) => ({
+    call,
+    index,
+    at: call.date ? parseTime(call.date) : Number.NaN,
+  }));
   dated.sort((a, b) => {
     const aKnown = Number.isFinite(a.at);
     const bKnown = Number.isFinite(b.at);

@@ -1,6 +1,13 @@
 import type { Services } from '../discord/command.ts';
 import { registerSecret } from '../log/index.ts';
-import { isSealedSecret, seal, unseal, UnsealError, type SealedSecret, type SecretKey } from '../secrets/crypto.ts';
+import {
+  isSealedSecret,
+  seal,
+  unseal,
+  UnsealError,
+  type SealedSecret,
+  type SecretKey,
+} from '../secrets/crypto.ts';
 import type { Namespace } from '../store/index.ts';
 
 /**
@@ -50,7 +57,9 @@ export class KpdKeyRepository {
   constructor(records: Namespace<StoredKpdKey>, secret: { readonly key?: Buffer; readonly keyId?: string }) {
     this.#records = records;
     this.#secret =
-      secret.key !== undefined && secret.keyId !== undefined ? { key: secret.key, keyId: secret.keyId } : undefined;
+      secret.key !== undefined && secret.keyId !== undefined
+        ? { key: secret.key, keyId: secret.keyId }
+        : undefined;
   }
 
   /** Whether a secret key is configured (without one, keys can be neither linked nor opened). */
@@ -84,7 +93,8 @@ export class KpdKeyRepository {
     try {
       apiKey = unseal(secret, record, { purpose: KPD_KEY_PURPOSE, owner: guildId });
     } catch (error) {
-      if (error instanceof UnsealError && error.reason === 'other_key') return { status: 'other_key', keyId: record.kid };
+      if (error instanceof UnsealError && error.reason === 'other_key')
+        return { status: 'other_key', keyId: record.kid };
       if (error instanceof UnsealError) return { status: 'unreadable' };
       throw error;
     }
@@ -128,13 +138,17 @@ export class KpdKeyRepository {
   }
 
   #requireSecret(): SecretKey {
-    if (this.#secret === undefined) throw new Error('no secret key is configured (SECRET_KEY or SECRET_KEY_FILE)');
+    if (this.#secret === undefined)
+      throw new Error('no secret key is configured (SECRET_KEY or SECRET_KEY_FILE)');
     return this.#secret;
   }
 }
 
 export function kpdKeys(services: Pick<Services, 'store' | 'config'>): KpdKeyRepository {
-  return new KpdKeyRepository(services.store.namespace<StoredKpdKey>(KPD_KEYS_NAMESPACE), services.config.secret);
+  return new KpdKeyRepository(
+    services.store.namespace<StoredKpdKey>(KPD_KEYS_NAMESPACE),
+    services.config.secret,
+  );
 }
 
 /**
@@ -158,7 +172,10 @@ export async function reportKpdKeys(
     );
   }
   if (audit.unreadable.length > 0) {
-    log.warn({ count: audit.unreadable.length, guilds: audit.unreadable }, 'unreadable linked KPD key records');
+    log.warn(
+      { count: audit.unreadable.length, guilds: audit.unreadable },
+      'unreadable linked KPD key records',
+    );
   }
   return audit;
 }

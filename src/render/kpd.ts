@@ -58,7 +58,8 @@ export function callField(t: Translator, call: KpdCall) {
     }),
     t.t('kpd:calls.verdict', {
       verdict: verdictLabel(t, call),
-      officer: call.officer_id && call.officer_name ? text(call.officer_name, 64) : t.t('kpd:calls.noOfficer'),
+      officer:
+        call.officer_id && call.officer_name ? text(call.officer_name, 64) : t.t('kpd:calls.noOfficer'),
     }),
     t.t('kpd:calls.time', { when: timestamp(call.date, 'f'), ago: timestamp(call.date, 'R') }),
   ];
@@ -96,7 +97,15 @@ export function renderKpdCalls(t: Translator, view: KpdCallsView): ReplyPayload 
   });
   const row =
     totalPages > 1
-      ? pageRow(t, { command: 'kpd', action: 'calls', args: [], page, totalPages, hasNext: page < totalPages, now: view.now })
+      ? pageRow(t, {
+          command: 'kpd',
+          action: 'calls',
+          args: [],
+          page,
+          totalPages,
+          hasNext: page < totalPages,
+          now: view.now,
+        })
       : undefined;
   return { ephemeral: true, embeds: [embed], components: row ? [row] : [] };
 }
@@ -114,7 +123,10 @@ export function renderKpdLinked(t: Translator, view: KpdLinkedView): ReplyPayloa
       fit({
         color: Colors.success,
         title: t.t('kpd:link.linkedTitle'),
-        description: t.t('kpd:link.linked', { prefix: `\`${view.prefix.replace(/`/g, '')}\``, n: view.visibleCalls }),
+        description: t.t('kpd:link.linked', {
+          prefix: `\`${view.prefix.replace(/`/g, '')}\``,
+          n: view.visibleCalls,
+        }),
       }),
     ],
   };

@@ -35,11 +35,7 @@ export function renderLinkVerified(t: Translator, playerName: string): ReplyPayl
   };
 }
 
-export function renderLinkNotFound(
-  t: Translator,
-  pending: PendingLink,
-  checksLeft: number,
-): ReplyPayload {
+export function renderLinkNotFound(t: Translator, pending: PendingLink, checksLeft: number): ReplyPayload {
   return {
     ephemeral: true,
     embeds: [
@@ -52,7 +48,9 @@ export function renderLinkNotFound(
             code: `\`${pending.code}\``,
             expires: timestamp(pending.expiresAt, 'R'),
           }),
-          checksLeft > 0 ? t.t('link:notFound.checksLeft', { n: checksLeft }) : t.t('link:notFound.lastCheck'),
+          checksLeft > 0
+            ? t.t('link:notFound.checksLeft', { n: checksLeft })
+            : t.t('link:notFound.lastCheck'),
         ].join('\n\n'),
       }),
     ],
@@ -60,7 +58,11 @@ export function renderLinkNotFound(
 }
 
 /** `/unlink`: the name that was unlinked, or undefined when there was no link. */
-export function renderUnlinked(t: Translator, playerName: string | undefined, cancelledCode: boolean): ReplyPayload {
+export function renderUnlinked(
+  t: Translator,
+  playerName: string | undefined,
+  cancelledCode: boolean,
+): ReplyPayload {
   const description =
     playerName !== undefined
       ? t.t('unlink:reply.removed', { name: text(playerName, 100) })

@@ -47,14 +47,25 @@ export function renderWallet(t: Translator, wallet: Wallet): ReplyPayload {
   });
 }
 
-export function renderMarketHistory(t: Translator, history: MarketHistory, skinName: SkinNames): ReplyPayload {
+export function renderMarketHistory(
+  t: Translator,
+  history: MarketHistory,
+  skinName: SkinNames,
+): ReplyPayload {
   const entries = history.entries.slice(0, LIST_MAX);
   const lines = entries.map((entry) =>
-    t.t(entry.side === 'sell' ? 'me:market.sold' : entry.side === 'buy' ? 'me:market.bought' : 'me:market.traded', {
-      skin: skin(t, skinName, entry.skin_index),
-      price: num(t, entry.price),
-      when: timestamp(entry.date, 'R'),
-    }),
+    t.t(
+      entry.side === 'sell'
+        ? 'me:market.sold'
+        : entry.side === 'buy'
+          ? 'me:market.bought'
+          : 'me:market.traded',
+      {
+        skin: skin(t, skinName, entry.skin_index),
+        price: num(t, entry.price),
+        when: timestamp(entry.date, 'R'),
+      },
+    ),
   );
   return reply({
     color: Colors.gold,
@@ -78,7 +89,9 @@ export function renderOwnListings(t: Translator, listings: OwnListings, skinName
     title: t.t('me:listings.title'),
     description: lines.length > 0 ? lines.join('\n') : t.t('me:listings.none'),
     ...(listings.listings.length > shown.length
-      ? { footer: { text: t.t('me:listings.more', { shown: shown.length, total: listings.listings.length }) } }
+      ? {
+          footer: { text: t.t('me:listings.more', { shown: shown.length, total: listings.listings.length }) },
+        }
       : {}),
   });
 }
@@ -98,7 +111,10 @@ export function renderTrades(
 ): ReplyPayload {
   const shown = trades.trades.slice(0, ME_PAGE_SIZE);
   const fields = shown.map((trade) => {
-    const state = trade.st === 0 || trade.st === 1 || trade.st === 2 ? t.t(`me:trades.state.${trade.st}`) : t.t('common:unknown');
+    const state =
+      trade.st === 0 || trade.st === 1 || trade.st === 2
+        ? t.t(`me:trades.state.${trade.st}`)
+        : t.t('common:unknown');
     return field(
       t.t('me:trades.fieldName', {
         id: trade.id,
@@ -135,7 +151,11 @@ function standing(t: Translator, row: Standing) {
   const games = (row.wins ?? 0) + (row.losses ?? 0);
   return [
     t.t('me:ranked.mmr', { mmr: num(t, row.mmr) }),
-    t.t('me:ranked.record', { wins: num(t, row.wins), losses: num(t, row.losses), rate: percent(t, row.wins, games) }),
+    t.t('me:ranked.record', {
+      wins: num(t, row.wins),
+      losses: num(t, row.losses),
+      rate: percent(t, row.wins, games),
+    }),
     t.t('me:ranked.kd', {
       kills: num(t, row.kills),
       deaths: num(t, row.deaths),
@@ -180,7 +200,8 @@ export function renderMatchHistory(
   mapName: MapNames,
 ): ReplyPayload {
   const lines = history.matches.slice(0, ME_PAGE_SIZE).map((match) => {
-    const result = match.result === 1 ? 'win' : match.result === -1 ? 'draw' : match.result === 0 ? 'loss' : 'unknown';
+    const result =
+      match.result === 1 ? 'win' : match.result === -1 ? 'draw' : match.result === 0 ? 'loss' : 'unknown';
     const map = match.map === undefined ? undefined : mapName(match.map);
     return t.t('me:matches.line', {
       mark: resultMark(match.result),

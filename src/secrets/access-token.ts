@@ -33,5 +33,8 @@ export function accessTokenProblem(token: string, nowMs: number): TokenProblem |
 
 /** Whitespace a paste may bring around the token (and inside, from wrapped lines) is not part of it. */
 export function cleanPastedToken(value: string): string {
-  return value.trim().replace(/^bearer\s+/i, '').replace(/\s+/g, '');
+  return value
+    .trim()
+    .replace(/^bearer\s+/i, '')
+    .replace(/\s+/g, '');
 }

@@ -54,7 +54,9 @@ function checkKey(secret: SecretKey): void {
 
 /** Version, key id, purpose and owner, length-prefixed so that no two bindings share an encoding. */
 function associatedData(kid: string, binding: Binding): Buffer {
-  const parts = [`v${SEALED_VERSION}`, kid, binding.purpose, binding.owner].map((part) => Buffer.from(part, 'utf8'));
+  const parts = [`v${SEALED_VERSION}`, kid, binding.purpose, binding.owner].map((part) =>
+    Buffer.from(part, 'utf8'),
+  );
   return Buffer.concat(parts.flatMap((part) => [Buffer.from(`${part.length}:`), part]));
 }
 
@@ -112,6 +114,9 @@ export function unseal(secret: SecretKey, sealed: SealedSecret, binding: Binding
     const plain = Buffer.concat([decipher.update(ct), decipher.final()]);
     return plain.toString('utf8');
   } catch {
-    throw new UnsealError('rejected', 'the sealed record does not authenticate (altered, or bound elsewhere)');
+    throw new UnsealError(
+      'rejected',
+      'the sealed record does not authenticate (altered, or bound elsewhere)',
+    );
   }
 }

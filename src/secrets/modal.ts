@@ -27,7 +27,8 @@ export interface SecretPrompt {
   readonly maxLength: number;
 }
 
-const cut = (value: string, max: number) => ([...value].length <= max ? value : `${[...value].slice(0, max - 1).join('')}…`);
+const cut = (value: string, max: number) =>
+  [...value].length <= max ? value : `${[...value].slice(0, max - 1).join('')}…`;
 
 export function secretModal(prompt: SecretPrompt): APIModalInteractionResponseCallbackData {
   return {

@@ -66,7 +66,11 @@ describe('renderKpdCalls', () => {
     expect(embed.footer?.text).toBe('50 calls · newest first');
     const buttons = payload.components![0]!.components as Array<{ custom_id: string; disabled?: boolean }>;
     expect(buttons[0]!.disabled).toBe(true);
-    expect(decodeComponentId(buttons[2]!.custom_id)).toMatchObject({ command: 'kpd', action: 'calls', args: ['2'] });
+    expect(decodeComponentId(buttons[2]!.custom_id)).toMatchObject({
+      command: 'kpd',
+      action: 'calls',
+      args: ['2'],
+    });
   });
 
   it('never shows the game server host, port or the internal call token', () => {
@@ -92,7 +96,11 @@ describe('renderKpdCalls', () => {
       'Responded',
       'Reviewed',
     ]);
-    expect([0, 1, 2].map((rating) => verdictLabel(en, call({ rating })))).toEqual(['Pending', 'Banned', 'Rejected']);
+    expect([0, 1, 2].map((rating) => verdictLabel(en, call({ rating })))).toEqual([
+      'Pending',
+      'Banned',
+      'Rejected',
+    ]);
     expect(verdictLabel(de, call({ rating: 1 }))).toBe('Gebannt');
     expect(statusLabel(en, call({ status: 9, status_label: 'Escalated' }))).toBe('Escalated');
     expect(statusLabel(en, call({ status: 9, status_label: HOSTILE }))).not.toContain('@everyone');
@@ -143,7 +151,8 @@ describe('renderKpdCalls', () => {
           }),
     );
     for (const t of [en, de]) {
-      for (let page = 1; page <= 5; page += 1) expectSafe(renderKpdCalls(t, { calls: extreme, page, now: NOW }));
+      for (let page = 1; page <= 5; page += 1)
+        expectSafe(renderKpdCalls(t, { calls: extreme, page, now: NOW }));
     }
     const serialized = text(renderKpdCalls(en, { calls: extreme, page: 1, now: NOW }));
     expect(serialized).toContain('an unregistered guest');

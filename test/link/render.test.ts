@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Translations } from '../../src/i18n/index.ts';
 import { CODE_LIFETIME_MS, generateCode, type PendingLink } from '../../src/link/verification.ts';
-import { renderLinkNotFound, renderLinkStarted, renderLinkVerified, renderUnlinked } from '../../src/render/link.ts';
+import {
+  renderLinkNotFound,
+  renderLinkStarted,
+  renderLinkVerified,
+  renderUnlinked,
+} from '../../src/render/link.ts';
 import type { ReplyPayload } from '../../src/render/payload.ts';
 import { checkMessageLimits } from '../../src/render/text.ts';
 
@@ -38,14 +43,22 @@ describe('link replies', () => {
   });
 
   it('say how many checks are left, or that it was the last', () => {
-    expect(renderLinkNotFound(en, pending('Ghost'), 3).embeds![0]!.description).toContain('Checks left for this code: 3.');
-    expect(renderLinkNotFound(en, pending('Ghost'), 0).embeds![0]!.description).toContain('That was the last check');
+    expect(renderLinkNotFound(en, pending('Ghost'), 3).embeds![0]!.description).toContain(
+      'Checks left for this code: 3.',
+    );
+    expect(renderLinkNotFound(en, pending('Ghost'), 0).embeds![0]!.description).toContain(
+      'That was the last check',
+    );
   });
 
   it('confirm the link and the unlink', () => {
     expect(renderLinkVerified(en, 'Ghost').embeds![0]!.description).toContain('**Ghost**');
-    expect(renderUnlinked(en, 'Ghost', false).embeds![0]!.description).toBe('You are no longer linked to **Ghost**.');
-    expect(renderUnlinked(en, undefined, true).embeds![0]!.description).toBe('Your linking under way was cancelled.');
+    expect(renderUnlinked(en, 'Ghost', false).embeds![0]!.description).toBe(
+      'You are no longer linked to **Ghost**.',
+    );
+    expect(renderUnlinked(en, undefined, true).embeds![0]!.description).toBe(
+      'Your linking under way was cancelled.',
+    );
     expect(renderUnlinked(en, undefined, false).embeds![0]!.description).toBe(
       'Your Discord account is not linked to a game account.',
     );

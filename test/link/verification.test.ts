@@ -52,7 +52,11 @@ describe('a verification', () => {
   it('allows a limited number of checks per code, then ends', async () => {
     await links.start('u1', 'Ghost', NOW, 'KF-AAAAAA');
     for (let n = 1; n <= MAX_CHECKS_PER_CODE; n += 1) {
-      expect(await links.takeCheck('u1', NOW + n)).toMatchObject({ ok: true, check: n, checksLeft: MAX_CHECKS_PER_CODE - n });
+      expect(await links.takeCheck('u1', NOW + n)).toMatchObject({
+        ok: true,
+        check: n,
+        checksLeft: MAX_CHECKS_PER_CODE - n,
+      });
     }
     expect(await links.takeCheck('u1', NOW + 10)).toEqual({ ok: false, reason: 'no_checks_left' });
     expect(await links.takeCheck('u1', NOW + 11)).toEqual({ ok: false, reason: 'none' });
@@ -80,9 +84,14 @@ describe('a verification', () => {
   });
 
   it('limits how many codes a user may start in an hour', async () => {
-    for (let n = 0; n < MAX_CODES_PER_HOUR; n += 1) expect((await links.start('u1', 'Ghost', NOW)).ok).toBe(true);
+    for (let n = 0; n < MAX_CODES_PER_HOUR; n += 1)
+      expect((await links.start('u1', 'Ghost', NOW)).ok).toBe(true);
     const refused = await links.start('u1', 'Ghost', NOW);
-    expect(refused).toEqual({ ok: false, reason: 'too_many_codes', retryAt: Date.UTC(2026, 10, 21, 13, 0, 0) });
+    expect(refused).toEqual({
+      ok: false,
+      reason: 'too_many_codes',
+      retryAt: Date.UTC(2026, 10, 21, 13, 0, 0),
+    });
     expect((await links.start('u2', 'Ghost', NOW)).ok).toBe(true);
     expect((await links.start('u1', 'Ghost', NOW + 60 * 60_000)).ok).toBe(true);
   });

@@ -104,11 +104,19 @@ describe('extreme inputs', () => {
   it('empty lists and a wallet without currencies', () => {
     expectSafe(renderWallet(en, { kr: 0 }));
     expect(renderWallet(en, { kr: 0 }).embeds![0]!.description).toBe('No studio currencies.');
-    expect(renderMarketHistory(en, { entries: [] }, skinName).embeds![0]!.description).toBe('No completed buys or sales.');
-    expect(renderOwnListings(en, { listings: [] }, skinName).embeds![0]!.description).toBe('You have no open listings.');
-    expect(renderTrades(en, { trades: [] }, 3, skinName).embeds![0]!.description).toBe('No trades on this page.');
+    expect(renderMarketHistory(en, { entries: [] }, skinName).embeds![0]!.description).toBe(
+      'No completed buys or sales.',
+    );
+    expect(renderOwnListings(en, { listings: [] }, skinName).embeds![0]!.description).toBe(
+      'You have no open listings.',
+    );
+    expect(renderTrades(en, { trades: [] }, 3, skinName).embeds![0]!.description).toBe(
+      'No trades on this page.',
+    );
     expect(renderRankedProfile(en, { regions: [] }).embeds![0]!.description).toContain('6 placement');
-    expect(renderMatchHistory(en, { matches: [] }, 1, mapName).embeds![0]!.description).toBe('No matches on this page.');
+    expect(renderMatchHistory(en, { matches: [] }, 1, mapName).embeds![0]!.description).toBe(
+      'No matches on this page.',
+    );
   });
 
   it('hostile and very long names, too many rows, missing fields', () => {
@@ -117,7 +125,12 @@ describe('extreme inputs', () => {
       currencies: Array.from({ length: 60 }, (_, i) => ({ id: i, name: LONG, amount: i })),
     };
     const history: MarketHistory = {
-      entries: Array.from({ length: 100 }, (_, i) => ({ market_id: String(i), skin_index: i, price: 5, side: 'sell' as const })),
+      entries: Array.from({ length: 100 }, (_, i) => ({
+        market_id: String(i),
+        skin_index: i,
+        price: 5,
+        side: 'sell' as const,
+      })),
       cursor: 'next',
     };
     const listings: OwnListings = {
@@ -148,6 +161,8 @@ describe('extreme inputs', () => {
       expectSafe(renderMatchHistory(t, matches, 4, longNames));
     }
     expect(renderOwnListings(en, listings, skinName).embeds![0]!.footer?.text).toBe('25 of 80 shown.');
-    expect(renderTrades(en, trades, 1, () => undefined).embeds![0]!.fields![0]!.value).toContain('and 32 more');
+    expect(renderTrades(en, trades, 1, () => undefined).embeds![0]!.fields![0]!.value).toContain(
+      'and 32 more',
+    );
   });
 });

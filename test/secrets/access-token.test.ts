@@ -21,11 +21,16 @@ describe('accessTokenProblem', () => {
     expect(accessTokenProblem(makeJwt({ alg: 'none' }, { exp: inAnHour }), NOW)).toBe('not_rs256');
     expect(accessTokenProblem(makeJwt({ alg: 'RS256' }, {}), NOW)).toBe('no_expiry');
     expect(accessTokenProblem(makeJwt({ alg: 'RS256' }, { exp: '2099' }), NOW)).toBe('no_expiry');
-    expect(accessTokenProblem(makeJwt({ alg: 'RS256' }, { exp: Math.floor(NOW / 1000) }), NOW)).toBe('expired');
+    expect(accessTokenProblem(makeJwt({ alg: 'RS256' }, { exp: Math.floor(NOW / 1000) }), NOW)).toBe(
+      'expired',
+    );
   });
 
   it('agrees with the tier client, which refuses exactly the tokens it finds a problem with', () => {
-    const header = fc.record({ alg: fc.constantFrom('RS256', 'HS256', 'none', 'RS512') }, { requiredKeys: [] });
+    const header = fc.record(
+      { alg: fc.constantFrom('RS256', 'HS256', 'none', 'RS512') },
+      { requiredKeys: [] },
+    );
     const claims = fc.record(
       { exp: fc.oneof(fc.integer({ min: 0, max: 2 * inAnHour }), fc.constant('soon'), fc.double()) },
       { requiredKeys: [] },
@@ -33,7 +38,9 @@ describe('accessTokenProblem', () => {
     const token = fc.oneof(
       fc.tuple(header, claims).map(([h, c]) => makeJwt(h, c)),
       fc.string(),
-      fc.array(fc.stringMatching(/^[A-Za-z0-9_-]{0,12}$/), { minLength: 1, maxLength: 4 }).map((p) => p.join('.')),
+      fc
+        .array(fc.stringMatching(/^[A-Za-z0-9_-]{0,12}$/), { minLength: 1, maxLength: 4 })
+        .map((p) => p.join('.')),
     );
     fc.assert(
       fc.property(token, (value) => {

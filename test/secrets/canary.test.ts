@@ -37,138 +37,156 @@ async function keep(message: Promise<MessageRecord>): Promise<MessageRecord> {
 /** Where a secret could leak: a distinctive middle part (beyond any prefix a reply may show) and the whole. */
 function fragments(secret: string, shownPrefix = 0): string[] {
   const parts = [secret];
-  for (let at = Math.max(shownPrefix, 3); at + 12 <= secret.length; at += 9) parts.push(secret.slice(at, at + 12));
+  for (let at = Math.max(shownPrefix, 3); at + 12 <= secret.length; at += 9)
+    parts.push(secret.slice(at, at + 12));
   return parts;
 }
 
 describe('the canary', () => {
-  it('never lets a secret out: logs, Discord messages and the store file stay clean', { timeout: 120_000 }, async () => {
-    const { sandbox, standin, guild, otherGuild } = h;
-    const player = sandbox.world.samples.rankedPlayer;
-    const playerToken = sandbox.issueToken({ playerName: player });
-    const expiredToken = sandbox.issueToken({ playerName: player, expiresInSec: 0 });
-    const forgedToken = makeJwt({ alg: 'RS256', typ: 'JWT' }, { sub: player, exp: Math.floor(Date.now() / 1000) + 3600 });
-    const mod = { userId: MOD, permissions: MANAGE_GUILD };
-    const region = sandbox.world.ranked.find(
-      (r) => r.playerName === player && r.season === sandbox.world.currentSeason && r.matches >= 6,
-    )!.region;
+  it(
+    'never lets a secret out: logs, Discord messages and the store file stay clean',
+    { timeout: 120_000 },
+    async () => {
+      const { sandbox, standin, guild, otherGuild } = h;
+      const player = sandbox.world.samples.rankedPlayer;
+      const playerToken = sandbox.issueToken({ playerName: player });
+      const expiredToken = sandbox.issueToken({ playerName: player, expiresInSec: 0 });
+      const forgedToken = makeJwt(
+        { alg: 'RS256', typ: 'JWT' },
+        { sub: player, exp: Math.floor(Date.now() / 1000) + 3600 },
+      );
+      const mod = { userId: MOD, permissions: MANAGE_GUILD };
+      const region = sandbox.world.ranked.find(
+        (r) => r.playerName === player && r.season === sandbox.world.currentSeason && r.matches >= 6,
+      )!.region;
 
-    // /kpd link: permission, shape, the three kinds of keys.
-    const noPermission = await keep(h.throughModal('kpd', 'link', sandbox.keys.kpd, {}, { userId: BYSTANDER, permissions: 0n }));
-    expect(description(noPermission)).toContain('Manage Server');
-    expect(noPermission.flags & EPHEMERAL).toBe(EPHEMERAL);
+      // /kpd link: permission, shape, the three kinds of keys.
+      const noPermission = await keep(
+        h.throughModal('kpd', 'link', sandbox.keys.kpd, {}, { userId: BYSTANDER, permissions: 0n }),
+      );
+      expect(description(noPermission)).toContain('Manage Server');
+      expect(noPermission.flags & EPHEMERAL).toBe(EPHEMERAL);
 
-    const badShape = await keep(h.throughModal('kpd', 'link', 'not a key at all', {}, mod));
-    expect(description(badShape)).toContain('start with `kr_`');
-    const noScope = await keep(h.throughModal('kpd', 'link', sandbox.keys.default, {}, mod));
-    expect(description(noScope)).toMatch(/lacks the `kpd` scope/);
-    expect(description(noScope)).toContain('accepted this key');
-    const revoked = await keep(h.throughModal('kpd', 'link', sandbox.keys.revoked, {}, mod));
-    expect(description(revoked)).toContain('invalid or revoked');
-    expect(await h.bot.services.store.namespace(KPD_KEYS_NAMESPACE).has(guild.id)).toBe(false);
+      const badShape = await keep(h.throughModal('kpd', 'link', 'not a key at all', {}, mod));
+      expect(description(badShape)).toContain('start with `kr_`');
+      const noScope = await keep(h.throughModal('kpd', 'link', sandbox.keys.default, {}, mod));
+      expect(description(noScope)).toMatch(/lacks the `kpd` scope/);
+      expect(description(noScope)).toContain('accepted this key');
+      const revoked = await keep(h.throughModal('kpd', 'link', sandbox.keys.revoked, {}, mod));
+      expect(description(revoked)).toContain('invalid or revoked');
+      expect(await h.bot.services.store.namespace(KPD_KEYS_NAMESPACE).has(guild.id)).toBe(false);
 
-    const linked = await keep(h.throughModal('kpd', 'link', sandbox.keys.kpd, {}, mod));
-    expect(linked.flags & EPHEMERAL).toBe(EPHEMERAL);
-    expect(description(linked)).toContain(`\`${sandbox.keys.kpd.slice(0, 7)}…\``);
-    expect(description(linked)).toContain('50 recent calls');
-    const linkedElsewhere = await keep(
-      h.throughModal('kpd', 'link', sandbox.keys.kpd, {}, { ...mod, guildId: otherGuild.id }),
-    );
-    expect(linkedElsewhere.embeds[0]?.title).toBe('KPD key linked');
+      const linked = await keep(h.throughModal('kpd', 'link', sandbox.keys.kpd, {}, mod));
+      expect(linked.flags & EPHEMERAL).toBe(EPHEMERAL);
+      expect(description(linked)).toContain(`\`${sandbox.keys.kpd.slice(0, 7)}…\``);
+      expect(description(linked)).toContain('50 recent calls');
+      const linkedElsewhere = await keep(
+        h.throughModal('kpd', 'link', sandbox.keys.kpd, {}, { ...mod, guildId: otherGuild.id }),
+      );
+      expect(linkedElsewhere.embeds[0]?.title).toBe('KPD key linked');
 
-    // /kpd calls, and its page buttons.
-    const calls = await keep(h.command('kpd', 'calls', {}, mod).final());
-    expect(calls.flags & EPHEMERAL).toBe(EPHEMERAL);
-    expect(calls.embeds[0]?.fields).toHaveLength(10);
-    const next = (calls.components[0] as { components: Array<{ custom_id: string }> }).components[2]!.custom_id;
-    const page2 = await keep(h.click(calls, next, MOD).final());
-    expect(page2.embeds[0]?.fields?.[0]?.name).not.toBe(calls.embeds[0]?.fields?.[0]?.name);
-    expect(page2.id).toBe(calls.id);
+      // /kpd calls, and its page buttons.
+      const calls = await keep(h.command('kpd', 'calls', {}, mod).final());
+      expect(calls.flags & EPHEMERAL).toBe(EPHEMERAL);
+      expect(calls.embeds[0]?.fields).toHaveLength(10);
+      const next = (calls.components[0] as { components: Array<{ custom_id: string }> }).components[2]!
+        .custom_id;
+      const page2 = await keep(h.click(calls, next, MOD).final());
+      expect(page2.embeds[0]?.fields?.[0]?.name).not.toBe(calls.embeds[0]?.fields?.[0]?.name);
+      expect(page2.id).toBe(calls.id);
 
-    // /link name, a failed check, the code posted, the check that links; then the default name.
-    const started = await keep(h.command('link', 'name', { player }, { userId: PLAYER_USER }).final());
-    const code = /KF-[A-Z0-9]{6}/.exec(description(started))?.[0];
-    expect(code).toBeDefined();
-    const notYet = await keep(h.command('link', 'verify', {}, { userId: PLAYER_USER }).final());
-    expect(notYet.embeds[0]?.title).toBe('Code not found yet');
-    h.post(player, `linking my discord: ${code}`);
-    const verified = await keep(h.command('link', 'verify', {}, { userId: PLAYER_USER }).final());
-    expect(verified.embeds[0]?.title).toBe('Account linked');
-    expect(await accountLinks(h.bot.services).get(PLAYER_USER)).toMatchObject({ playerName: player });
-    const profile = await keep(h.command('player', 'profile', {}, { userId: PLAYER_USER }).final());
-    expect(profile.embeds[0]?.title).toBe(player);
+      // /link name, a failed check, the code posted, the check that links; then the default name.
+      const started = await keep(h.command('link', 'name', { player }, { userId: PLAYER_USER }).final());
+      const code = /KF-[A-Z0-9]{6}/.exec(description(started))?.[0];
+      expect(code).toBeDefined();
+      const notYet = await keep(h.command('link', 'verify', {}, { userId: PLAYER_USER }).final());
+      expect(notYet.embeds[0]?.title).toBe('Code not found yet');
+      h.post(player, `linking my discord: ${code}`);
+      const verified = await keep(h.command('link', 'verify', {}, { userId: PLAYER_USER }).final());
+      expect(verified.embeds[0]?.title).toBe('Account linked');
+      expect(await accountLinks(h.bot.services).get(PLAYER_USER)).toMatchObject({ playerName: player });
+      const profile = await keep(h.command('player', 'profile', {}, { userId: PLAYER_USER }).final());
+      expect(profile.embeds[0]?.title).toBe(player);
 
-    // /me: every subcommand with a working token, then refused tokens.
-    const meReplies = [
-      await keep(h.throughModal('me', 'wallet', playerToken, {}, { userId: PLAYER_USER })),
-      await keep(h.throughModal('me', 'market-history', playerToken, {}, { userId: PLAYER_USER })),
-      await keep(h.throughModal('me', 'listings', playerToken, {}, { userId: PLAYER_USER })),
-      await keep(h.throughModal('me', 'trades', playerToken, { page: 1 }, { userId: PLAYER_USER })),
-      await keep(h.throughModal('me', 'ranked', playerToken, {}, { userId: PLAYER_USER })),
-      await keep(h.throughModal('me', 'ranked', playerToken, { region }, { userId: PLAYER_USER })),
-      await keep(h.throughModal('me', 'matches', playerToken, { page: 2 }, { userId: PLAYER_USER })),
-    ];
-    expect(meReplies.map((reply) => reply.embeds[0]?.title)).toEqual([
-      'Your wallet',
-      'Your market history',
-      'Your open listings',
-      'Your trades',
-      expect.stringMatching(/^Your ranked profile/),
-      expect.stringMatching(/^Your ranked profile/),
-      'Your match history',
-    ]);
-    for (const reply of meReplies) expect(reply.flags & EPHEMERAL).toBe(EPHEMERAL);
+      // /me: every subcommand with a working token, then refused tokens.
+      const meReplies = [
+        await keep(h.throughModal('me', 'wallet', playerToken, {}, { userId: PLAYER_USER })),
+        await keep(h.throughModal('me', 'market-history', playerToken, {}, { userId: PLAYER_USER })),
+        await keep(h.throughModal('me', 'listings', playerToken, {}, { userId: PLAYER_USER })),
+        await keep(h.throughModal('me', 'trades', playerToken, { page: 1 }, { userId: PLAYER_USER })),
+        await keep(h.throughModal('me', 'ranked', playerToken, {}, { userId: PLAYER_USER })),
+        await keep(h.throughModal('me', 'ranked', playerToken, { region }, { userId: PLAYER_USER })),
+        await keep(h.throughModal('me', 'matches', playerToken, { page: 2 }, { userId: PLAYER_USER })),
+      ];
+      expect(meReplies.map((reply) => reply.embeds[0]?.title)).toEqual([
+        'Your wallet',
+        'Your market history',
+        'Your open listings',
+        'Your trades',
+        expect.stringMatching(/^Your ranked profile/),
+        expect.stringMatching(/^Your ranked profile/),
+        'Your match history',
+      ]);
+      for (const reply of meReplies) expect(reply.flags & EPHEMERAL).toBe(EPHEMERAL);
 
-    const bearerCalls = () => sandbox.requests.entries().filter((entry) => entry.bearerPresent).length;
-    const before = bearerCalls();
-    const expired = await keep(h.throughModal('me', 'wallet', expiredToken, {}, { userId: PLAYER_USER }));
-    expect(description(expired)).toContain('has expired');
-    const malformed = await keep(h.throughModal('me', 'trades', 'definitely-not-a-jwt-token', {}, { userId: PLAYER_USER }));
-    expect(description(malformed)).toContain('not an access token');
-    expect(bearerCalls()).toBe(before);
-    const forged = await keep(h.throughModal('me', 'wallet', forgedToken, {}, { userId: PLAYER_USER }));
-    expect(description(forged)).toContain('refused the access token');
-    expect(bearerCalls()).toBe(before + 1);
+      const bearerCalls = () => sandbox.requests.entries().filter((entry) => entry.bearerPresent).length;
+      const before = bearerCalls();
+      const expired = await keep(h.throughModal('me', 'wallet', expiredToken, {}, { userId: PLAYER_USER }));
+      expect(description(expired)).toContain('has expired');
+      const malformed = await keep(
+        h.throughModal('me', 'trades', 'definitely-not-a-jwt-token', {}, { userId: PLAYER_USER }),
+      );
+      expect(description(malformed)).toContain('not an access token');
+      expect(bearerCalls()).toBe(before);
+      const forged = await keep(h.throughModal('me', 'wallet', forgedToken, {}, { userId: PLAYER_USER }));
+      expect(description(forged)).toContain('refused the access token');
+      expect(bearerCalls()).toBe(before + 1);
 
-    // /unlink, /kpd unlink (the other guild keeps its key, so the store still holds one sealed key).
-    const unlinked = await keep(h.command('unlink', undefined, {}, { userId: PLAYER_USER }).final());
-    expect(description(unlinked)).toContain(player);
-    const kpdUnlinked = await keep(h.command('kpd', 'unlink', {}, mod).final());
-    expect(description(kpdUnlinked)).toContain('was deleted');
-    const notLinked = await keep(h.command('kpd', 'calls', {}, mod).final());
-    expect(description(notLinked)).toContain('no linked KPD key');
+      // /unlink, /kpd unlink (the other guild keeps its key, so the store still holds one sealed key).
+      const unlinked = await keep(h.command('unlink', undefined, {}, { userId: PLAYER_USER }).final());
+      expect(description(unlinked)).toContain(player);
+      const kpdUnlinked = await keep(h.command('kpd', 'unlink', {}, mod).final());
+      expect(description(kpdUnlinked)).toContain('was deleted');
+      const notLinked = await keep(h.command('kpd', 'calls', {}, mod).final());
+      expect(description(notLinked)).toContain('no linked KPD key');
 
-    await h.stop();
+      await h.stop();
 
-    const secrets: Record<string, string[]> = {
-      'Discord bot token': fragments(h.discordToken),
-      'default API key': fragments(sandbox.keys.default, 7),
-      'linked KPD key': fragments(sandbox.keys.kpd, 7),
-      'revoked API key': fragments(sandbox.keys.revoked, 7),
-      'player token': fragments(playerToken.split('.').slice(1).join('.')),
-      'expired player token': fragments(expiredToken.split('.').slice(1).join('.')),
-      'forged player token': fragments(forgedToken.split('.').slice(1).join('.')),
-      'SECRET_KEY (base64)': fragments(h.secretKey!.toString('base64')),
-      'SECRET_KEY (hex)': fragments(h.secretKey!.toString('hex')),
-    };
-    const everything = standin.messages();
-    expect(everything.length).toBeGreaterThanOrEqual(replies.length - 1);
-    const places: Record<string, string> = {
-      'log lines': h.logs(),
-      'Discord messages': JSON.stringify(everything.map((m) => ({ ...m, attachments: m.attachments.map((a) => a.bytes.toString('latin1')) }))),
-      'Discord requests': JSON.stringify(standin.requests()),
-      'interaction callbacks': JSON.stringify(await h.callbacks()),
-      'sqlite store': h.storeBytes().toString('latin1'),
-    };
-    expect(places['log lines']!.length).toBeGreaterThan(1000);
-    expect(places['sqlite store']).toContain(KPD_KEYS_NAMESPACE);
-    const leaks: string[] = [];
-    for (const [place, text] of Object.entries(places)) {
-      for (const [name, parts] of Object.entries(secrets)) {
-        if (parts.some((part) => text.includes(part))) leaks.push(`${name} in ${place}`);
+      const secrets: Record<string, string[]> = {
+        'Discord bot token': fragments(h.discordToken),
+        'default API key': fragments(sandbox.keys.default, 7),
+        'linked KPD key': fragments(sandbox.keys.kpd, 7),
+        'revoked API key': fragments(sandbox.keys.revoked, 7),
+        'player token': fragments(playerToken.split('.').slice(1).join('.')),
+        'expired player token': fragments(expiredToken.split('.').slice(1).join('.')),
+        'forged player token': fragments(forgedToken.split('.').slice(1).join('.')),
+        'SECRET_KEY (base64)': fragments(h.secretKey!.toString('base64')),
+        'SECRET_KEY (hex)': fragments(h.secretKey!.toString('hex')),
+      };
+      const everything = standin.messages();
+      expect(everything.length).toBeGreaterThanOrEqual(replies.length - 1);
+      const places: Record<string, string> = {
+        'log lines': h.logs(),
+        'Discord messages': JSON.stringify(
+          everything.map((m) => ({
+            ...m,
+            attachments: m.attachments.map((a) => a.bytes.toString('latin1')),
+          })),
+        ),
+        'Discord requests': JSON.stringify(standin.requests()),
+        'interaction callbacks': JSON.stringify(await h.callbacks()),
+        'sqlite store': h.storeBytes().toString('latin1'),
+      };
+      expect(places['log lines']!.length).toBeGreaterThan(1000);
+      expect(places['sqlite store']).toContain(KPD_KEYS_NAMESPACE);
+      const leaks: string[] = [];
+      for (const [place, text] of Object.entries(places)) {
+        for (const [name, parts] of Object.entries(secrets)) {
+          if (parts.some((part) => text.includes(part))) leaks.push(`${name} in ${place}`);
+        }
       }
-    }
-    expect(leaks).toEqual([]);
-    expect(h.logs()).not.toMatch(/"level":(50|60)/);
-  });
+      expect(leaks).toEqual([]);
+      expect(h.logs()).not.toMatch(/"level":(50|60)/);
+    },
+  );
 });

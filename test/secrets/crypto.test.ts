@@ -103,7 +103,9 @@ describe('tampering always fails', () => {
 
   it('rejects a record opened for another purpose', () => {
     const sealed = seal(secret, 'kr_abcdefgh', { purpose: 'kpd-key', owner: '1' });
-    expect(rejection(() => unseal(secret, sealed, { purpose: 'other', owner: '1' }))?.reason).toBe('rejected');
+    expect(rejection(() => unseal(secret, sealed, { purpose: 'other', owner: '1' }))?.reason).toBe(
+      'rejected',
+    );
   });
 
   it('rejects a truncated or extended ciphertext', () => {
@@ -111,8 +113,12 @@ describe('tampering always fails', () => {
       fc.property(plaintexts, fc.boolean(), (plaintext, extend) => {
         const sealed = seal(secret, plaintext, binding('1'));
         const bytes = Buffer.from(sealed.ct, 'base64');
-        const changed = extend ? Buffer.concat([bytes, Buffer.from([0])]) : bytes.subarray(0, bytes.length - 1);
-        const error = rejection(() => unseal(secret, { ...sealed, ct: changed.toString('base64') }, binding('1')));
+        const changed = extend
+          ? Buffer.concat([bytes, Buffer.from([0])])
+          : bytes.subarray(0, bytes.length - 1);
+        const error = rejection(() =>
+          unseal(secret, { ...sealed, ct: changed.toString('base64') }, binding('1')),
+        );
         expect(error).toBeInstanceOf(UnsealError);
       }),
     );
@@ -120,7 +126,9 @@ describe('tampering always fails', () => {
 
   it('refuses a record of another key id without trying, and a record under another key with the same id', () => {
     const sealed = seal(secret, 'kr_abcdefgh', binding('1'));
-    expect(rejection(() => unseal({ ...secret, keyId: 'ffffffff' }, sealed, binding('1')))?.reason).toBe('other_key');
+    expect(rejection(() => unseal({ ...secret, keyId: 'ffffffff' }, sealed, binding('1')))?.reason).toBe(
+      'other_key',
+    );
     const impostor = { key: randomBytes(32), keyId: secret.keyId };
     expect(rejection(() => unseal(impostor, sealed, binding('1')))?.reason).toBe('rejected');
   });
@@ -128,7 +136,9 @@ describe('tampering always fails', () => {
   it('rejects a record whose key id was rewritten to match (the key id is authenticated)', () => {
     const other: SecretKey = { key: secret.key, keyId: 'rotated1' };
     const sealed = seal(secret, 'kr_abcdefgh', binding('1'));
-    expect(rejection(() => unseal(other, { ...sealed, kid: other.keyId }, binding('1')))?.reason).toBe('rejected');
+    expect(rejection(() => unseal(other, { ...sealed, kid: other.keyId }, binding('1')))?.reason).toBe(
+      'rejected',
+    );
   });
 
   it('calls malformed records malformed: wrong IV or tag length, non-base64 parts, missing fields', () => {

@@ -73,13 +73,16 @@ function commandOptions(
 ): APIApplicationCommandInteractionDataOption[] {
   const values = Object.entries(options).map(([name, value]) => ({
     name,
-    type: typeof value === 'number' ? ApplicationCommandOptionType.Integer : ApplicationCommandOptionType.String,
+    type:
+      typeof value === 'number' ? ApplicationCommandOptionType.Integer : ApplicationCommandOptionType.String,
     value,
   }));
   const typed = values as APIApplicationCommandInteractionDataOption[];
   return sub === undefined
     ? typed
-    : ([{ name: sub, type: ApplicationCommandOptionType.Subcommand, options: typed }] as APIApplicationCommandInteractionDataOption[]);
+    : ([
+        { name: sub, type: ApplicationCommandOptionType.Subcommand, options: typed },
+      ] as APIApplicationCommandInteractionDataOption[]);
 }
 
 async function startPostsProxy(target: string, injected: Map<string, string[]>): Promise<Server> {
@@ -96,7 +99,12 @@ async function startPostsProxy(target: string, injected: Map<string, string[]>):
       const extra = posts ? injected.get(decodeURIComponent(posts[1] ?? '').toLowerCase()) : undefined;
       if (upstream.status === 200 && extra && (url.searchParams.get('page') ?? '1') === '1') {
         const parsed = JSON.parse(body) as { data: { posts: unknown[] } };
-        const added = extra.map((text) => ({ date: new Date().toISOString(), text, votes: 0, comment_count: 0 }));
+        const added = extra.map((text) => ({
+          date: new Date().toISOString(),
+          text,
+          votes: 0,
+          comment_count: 0,
+        }));
         parsed.data.posts = [...added, ...parsed.data.posts].slice(0, 10);
         body = JSON.stringify(parsed);
       }
@@ -153,13 +161,15 @@ export async function startHarness(options: { withSecret?: boolean } = {}): Prom
     return pending;
   };
   const command: Harness['command'] = (name, sub, values = {}, as = {}) =>
-    track(standin.invokeCommand({
-      name,
-      options: commandOptions(sub, values),
-      guildId: as.guildId === undefined ? guild.id : as.guildId,
-      user: { id: as.userId ?? '300000000000000001' },
-      ...(as.permissions === undefined || as.guildId === null ? {} : { memberPermissions: as.permissions }),
-    }));
+    track(
+      standin.invokeCommand({
+        name,
+        options: commandOptions(sub, values),
+        guildId: as.guildId === undefined ? guild.id : as.guildId,
+        user: { id: as.userId ?? '300000000000000001' },
+        ...(as.permissions === undefined || as.guildId === null ? {} : { memberPermissions: as.permissions }),
+      }),
+    );
 
   let stopped = false;
   const stop = async () => {
@@ -188,13 +198,18 @@ export async function startHarness(options: { withSecret?: boolean } = {}): Prom
       if (shown.type !== 9) return opened.final();
       const customId = (shown.data as { custom_id: string }).custom_id;
       return track(
-        standin.submitModal(customId, { secret: value }, {
-          from: opened,
-          ...(as.permissions === undefined ? {} : { memberPermissions: as.permissions }),
-        }),
+        standin.submitModal(
+          customId,
+          { secret: value },
+          {
+            from: opened,
+            ...(as.permissions === undefined ? {} : { memberPermissions: as.permissions }),
+          },
+        ),
       ).final();
     },
-    click: (message, customId, userId) => track(standin.clickButton(message, customId, { user: { id: userId } })),
+    click: (message, customId, userId) =>
+      track(standin.clickButton(message, customId, { user: { id: userId } })),
     callbacks: () => Promise.all(started.map((pending) => pending.response())),
     storeBytes: () => Buffer.concat(readdirSync(storeDir).map((file) => readFileSync(join(storeDir, file)))),
     stop,

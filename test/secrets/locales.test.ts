@@ -44,11 +44,19 @@ describe.each(NAMESPACES)('the %s namespace', (namespace) => {
   it('localizes the command with names and descriptions Discord accepts in every locale', () => {
     const json = localizeCommand(COMMANDS[namespace].data, namespace, translations);
     const check = (
-      item: { name: string; description?: string; name_localizations?: unknown; description_localizations?: unknown },
+      item: {
+        name: string;
+        description?: string;
+        name_localizations?: unknown;
+        description_localizations?: unknown;
+      },
       where: string,
     ) => {
       const names = { 'en-US': item.name, ...(item.name_localizations as Record<string, string>) };
-      const descriptions = { 'en-US': item.description, ...(item.description_localizations as Record<string, string>) };
+      const descriptions = {
+        'en-US': item.description,
+        ...(item.description_localizations as Record<string, string>),
+      };
       expect(Object.keys(names).sort(), where).toEqual([...LOCALES].sort());
       for (const [locale, name] of Object.entries(names)) {
         expect(name, `${where} ${locale}`).toMatch(NAME);
@@ -62,7 +70,9 @@ describe.each(NAMESPACES)('the %s namespace', (namespace) => {
     check(json, namespace);
     const walk = (options: readonly APIApplicationCommandOption[] | undefined, where: string) => {
       for (const locale of LOCALES) {
-        const siblings = (options ?? []).map((o) => (locale === 'en-US' ? o.name : (o.name_localizations?.[locale] ?? o.name)));
+        const siblings = (options ?? []).map((o) =>
+          locale === 'en-US' ? o.name : (o.name_localizations?.[locale] ?? o.name),
+        );
         expect(new Set(siblings).size, `${where} ${locale} sibling names`).toBe(siblings.length);
       }
       for (const option of options ?? []) {
@@ -75,7 +85,8 @@ describe.each(NAMESPACES)('the %s namespace', (namespace) => {
             }
           }
         }
-        if ('options' in option) walk(option.options as APIApplicationCommandOption[] | undefined, `${where} ${option.name}`);
+        if ('options' in option)
+          walk(option.options as APIApplicationCommandOption[] | undefined, `${where} ${option.name}`);
       }
     };
     walk(json.options, namespace);
@@ -88,7 +99,9 @@ describe('modal texts', () => {
       const t = translations.for(locale);
       const titles = [
         t.t('kpd:modal.title'),
-        ...['wallet', 'market-history', 'listings', 'trades', 'ranked', 'matches'].map((s) => t.t(`me:modal.title.${s}`)),
+        ...['wallet', 'market-history', 'listings', 'trades', 'ranked', 'matches'].map((s) =>
+          t.t(`me:modal.title.${s}`),
+        ),
       ];
       for (const title of [...titles, t.t('kpd:modal.label'), t.t('me:modal.label')]) {
         expect([...title].length, `${locale} ${title}`).toBeLessThanOrEqual(45);
