@@ -85,7 +85,7 @@ export class RequestBudget {
     for (;;) {
       signal?.throwIfAborted();
       const n = await this.#free();
-      const guard = await this.#timeOf(n - this.#rule.limit);
+      const guard = await this.#timeOf(n - (this.#rule.limit - this.#reserve));
       const now = this.#clock.now();
       if (guard !== undefined && guard > now - this.#rule.windowMs) {
         await this.#clock.sleep(guard + this.#rule.windowMs - now, signal);

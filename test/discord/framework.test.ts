@@ -4,7 +4,7 @@ import { NameIndex } from '../../src/discord/names.ts';
 import { Responder, type AnswerableInteraction } from '../../src/discord/responder.ts';
 import { pickLocale, Translations } from '../../src/i18n/index.ts';
 import { fit, pageRow, parseTime, timestamp } from '../../src/render/common.ts';
-import { embedLength } from '../../src/render/text.ts';
+import { codePointLength, embedLength } from '../../src/render/text.ts';
 
 describe('component ids', () => {
   it('round-trips arguments with separators in them', () => {
@@ -80,7 +80,7 @@ describe('render helpers', () => {
     });
     expect(embedLength(fitted)).toBeLessThanOrEqual(6000);
     expect(fitted.fields!.length).toBeLessThanOrEqual(25);
-    expect([...fitted.title!].length).toBeLessThanOrEqual(256);
+    expect(codePointLength(fitted.title!)).toBeLessThanOrEqual(256);
   });
 
   it('builds a page row with previous off on page 1 and next off without more', () => {
