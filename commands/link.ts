@@ -101,7 +101,7 @@ export const command: Command = {
     }
   },
 
-  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    return ctx.services.names.suggest('player', String(ctx.interaction.options.getFocused()));
+  autocomplete(ctx): Promise<AutocompleteChoice[]> {
+    return Promise.resolve(ctx.services.names.suggest('player', ctx.interaction.options.getFocused()));
   },
 };

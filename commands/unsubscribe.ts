@@ -46,11 +46,6 @@ export const command: Command = {
     const guildId = ctx.interaction.guildId;
     if (guildId === null) return [];
     const subscriptions = await new SubscriptionRepository(ctx.services.store).forGuild(guildId);
-    return subscriptionChoices(
-      ctx.t,
-      ctx.interaction,
-      subscriptions,
-      ctx.interaction.options.getFocused(),
-    );
+    return subscriptionChoices(ctx.t, ctx.interaction, subscriptions, ctx.interaction.options.getFocused());
   },
 };

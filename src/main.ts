@@ -23,23 +23,26 @@ async function main(): Promise<void> {
   configureLog(config.log.level);
   const log = logFor('main');
   log.info({ config: describeConfig(config) }, 'starting');
-  const bot = await startBot({ config, token });
-
+  // Signals are handled from the start: one arriving while the bot connects still stops it cleanly.
+  const starting = startBot({ config, token });
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'signal received');
-    bot.stop().then(
-      () => (process.exitCode = 0),
-      (error: unknown) => {
-        log.error({ err: error }, 'shutdown failed');
-        process.exitCode = 1;
-      },
-    );
+    starting
+      .then((bot) => bot.stop())
+      .then(
+        () => (process.exitCode = 0),
+        (error: unknown) => {
+          log.error({ err: error }, 'shutdown failed');
+          process.exitCode = 1;
+        },
+      );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  await starting;
 }
 
 await main();

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Events, type Client } from 'discord.js';
 import type { Config } from '../config/index.ts';
 import type { Services } from '../discord/command.ts';
+import { KpdFeed } from '../kpd/feed.ts';
+import { kpdKeys } from '../kpd/keys.ts';
 import { RequestBudget, type BudgetRule } from './budget.ts';
 import { DEFAULT_DELIVERY_OPTIONS, Deliverer, type DeliveryOptions, type StepHook } from './delivery.ts';
 import { isWanted } from './kinds.ts';
@@ -88,6 +90,7 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
   });
   const sourceDeps = { api, repos, clock, log, hook };
   const sources: Source[] = [new TurfFeed(sourceDeps)];
+  sources.push(new KpdFeed(sourceDeps, kpdKeys(services), store));
   if (config.game.apiKey !== undefined) {
     const budget = new RequestBudget(
       store,

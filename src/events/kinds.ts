@@ -12,6 +12,7 @@ import {
   renderTurfOwnerChange,
   type MapAnnouncement,
 } from '../render/announcements.ts';
+import { kpdKind } from '../kpd/kind.ts';
 import { text } from '../render/common.ts';
 import type { ReplyPayload } from '../render/payload.ts';
 import {
@@ -28,13 +29,16 @@ import {
  * feed (source) its events come from, which events concern a subscription, and what to post or edit
  * in Discord for each.
  *
- * To add a kind (e.g. issue 5's `kpd`, new KPD calls posted to a moderators' channel):
- *  1. write a `SubscriptionKind` here and add it to `SUBSCRIPTION_KINDS` (its name is the subcommand);
- *  2. if its events come from a new feed, add a `Source` to `sources.ts` under the kind's `source` name
- *     (a source polls under its own lease and stores `AnnouncementEvent`s in the inbox; the delivery,
- *     de-duplication, nonce, dead-channel handling and `/subscriptions` come for free);
+ * To add a kind (as issue 5's `kpd` does, in `src/kpd/kind.ts`):
+ *  1. write a `SubscriptionKind` and add it to `SUBSCRIPTION_KINDS` (its name is the subcommand);
+ *  2. if its events come from a new feed, write a `Source` (`sources.ts` defines the interface; see
+ *     `src/kpd/feed.ts`) under the kind's `source` name and add it to the sources of
+ *     `startAnnouncements` (`index.ts`). A source polls under its own lease and stores
+ *     `AnnouncementEvent`s in the inbox; delivery, de-duplication, the nonce, dead channels and
+ *     `/subscriptions` come for free;
  *  3. add `definition.options.<kind>` to every `locales/<locale>/subscribe.json`, and
- *     `kinds.<kind>` and `subscribed.<kind>` to every `subscriptions.json`.
+ *     `kinds.<kind>` and `subscribed.<kind>` to every `subscriptions.json` (and `reasons.<reason>` for a
+ *     disable reason of its own, added to `DISABLE_REASONS` in `model.ts`).
  */
 
 /** What one event does in one subscribed channel. */
@@ -239,7 +243,7 @@ const turfKind: SubscriptionKind = {
   },
 };
 
-export const SUBSCRIPTION_KINDS: readonly SubscriptionKind[] = [mapsKind, turfKind];
+export const SUBSCRIPTION_KINDS: readonly SubscriptionKind[] = [mapsKind, turfKind, kpdKind];
 
 export function kindNamed(name: string): SubscriptionKind | undefined {
   return SUBSCRIPTION_KINDS.find((kind) => kind.name === name);

@@ -6,8 +6,11 @@ import { z } from 'zod';
  * trusted.
  */
 
-/** Why a subscription stopped: the Discord error that disabled it, named. */
-export const DISABLE_REASONS = ['unknownChannel', 'missingAccess', 'missingPermissions'] as const;
+/**
+ * Why a subscription stopped: the Discord error that disabled it, named; or, for `kpd` subscriptions,
+ * `kpdKey`: the guild's linked KPD key stopped working (src/kpd/feed.ts).
+ */
+export const DISABLE_REASONS = ['unknownChannel', 'missingAccess', 'missingPermissions', 'kpdKey'] as const;
 export type DisableReason = (typeof DISABLE_REASONS)[number];
 
 /** Discord error codes that mean "this target will fail again": disable it on the first one. */

@@ -67,7 +67,7 @@ export class SubscriptionRepository {
   async create(fields: Omit<Subscription, 'id'>): Promise<Subscription> {
     for (;;) {
       const id = Array.from({ length: ID_LENGTH }, () => ID_ALPHABET[randomInt(ID_ALPHABET.length)]).join('');
-      const subscription: Subscription = { id, ...fields };
+      const subscription: Subscription = { ...fields, id };
       if (await this.#ns.add(id, subscription)) return subscription;
     }
   }

@@ -254,7 +254,8 @@ export class TurfFeed implements Source {
           key: `turf-day:${day}:${clanId}`,
           source: TURF_SOURCE,
           type: TURF_DAILY_EVENT,
-          at: now,
+          // Just after the owner changes seen by the same poll, so that the day's summary comes last.
+          at: now + 1,
           data: { day, clanId, clanName, kr: earned.kr ?? 0 },
         });
       } catch (error) {

@@ -1,7 +1,7 @@
 import type { KpdCall } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
 import { KPD_CALLS_PER_PAGE, newestFirst, pageOf } from '../kpd/calls.ts';
-import { field, fit, num, pageRow, text, timestamp } from './common.ts';
+import { field, fit, num, pageRow, parseTime, text, timestamp } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 /**
@@ -140,6 +140,56 @@ export function renderKpdUnlinked(t: Translator, removed: boolean): ReplyPayload
         color: removed ? Colors.success : Colors.neutral,
         title: t.t('kpd:unlink.title'),
         description: t.t(removed ? 'kpd:unlink.removed' : 'kpd:unlink.none'),
+      }),
+    ],
+  };
+}
+
+/** `/subscribe kpd`: a new call, posted in the moderators' channel (not ephemeral: the channel is theirs). */
+export function renderKpdNewCall(t: Translator, call: KpdCall): ReplyPayload {
+  const at = call.date ? parseTime(call.date) : Number.NaN;
+  return {
+    embeds: [
+      fit({
+        color: statusColor(call),
+        title: t.t('kpd:feed.newTitle'),
+        fields: [callField(t, call)],
+        ...(Number.isFinite(at) ? { timestamp: new Date(at).toISOString() } : {}),
+      }),
+    ],
+  };
+}
+
+/** `/subscribe kpd`: a call whose status or verdict changed, with what it was before. */
+export function renderKpdCallChanged(
+  t: Translator,
+  call: KpdCall,
+  previous: { readonly status?: number | undefined; readonly rating?: number | undefined },
+): ReplyPayload {
+  const lines: string[] = [];
+  if (previous.status !== call.status) {
+    lines.push(
+      t.t('kpd:feed.status', {
+        from: previous.status === undefined ? '—' : statusLabel(t, { status: previous.status }),
+        to: statusLabel(t, call),
+      }),
+    );
+  }
+  if (previous.rating !== call.rating) {
+    lines.push(
+      t.t('kpd:feed.verdict', {
+        from: previous.rating === undefined ? '—' : verdictLabel(t, { rating: previous.rating }),
+        to: verdictLabel(t, call),
+      }),
+    );
+  }
+  return {
+    embeds: [
+      fit({
+        color: statusColor(call),
+        title: t.t('kpd:feed.changedTitle', { id: call.id }),
+        ...(lines.length > 0 ? { description: lines.join('\n') } : {}),
+        fields: [callField(t, call)],
       }),
     ],
   };

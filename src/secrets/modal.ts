@@ -6,6 +6,7 @@ import {
 } from 'discord.js';
 import type { CommandContext } from '../discord/command.ts';
 import type { Responder } from '../discord/responder.ts';
+import { truncate } from '../render/text.ts';
 
 /**
  * Asking for a secret (a developer key, an access token) through a modal: the value never appears in
@@ -27,18 +28,15 @@ export interface SecretPrompt {
   readonly maxLength: number;
 }
 
-const cut = (value: string, max: number) =>
-  [...value].length <= max ? value : `${[...value].slice(0, max - 1).join('')}…`;
-
 export function secretModal(prompt: SecretPrompt): APIModalInteractionResponseCallbackData {
   return {
     custom_id: prompt.customId,
-    title: cut(prompt.title, 45),
+    title: truncate(prompt.title, 45),
     components: [
       {
         type: ComponentType.Label,
-        label: cut(prompt.label, 45),
-        ...(prompt.description === undefined ? {} : { description: cut(prompt.description, 100) }),
+        label: truncate(prompt.label, 45),
+        ...(prompt.description === undefined ? {} : { description: truncate(prompt.description, 100) }),
         component: {
           type: ComponentType.TextInput,
           custom_id: SECRET_INPUT_ID,
@@ -46,7 +44,7 @@ export function secretModal(prompt: SecretPrompt): APIModalInteractionResponseCa
           min_length: prompt.minLength,
           max_length: prompt.maxLength,
           required: true,
-          ...(prompt.placeholder === undefined ? {} : { placeholder: cut(prompt.placeholder, 100) }),
+          ...(prompt.placeholder === undefined ? {} : { placeholder: truncate(prompt.placeholder, 100) }),
         },
       },
     ],

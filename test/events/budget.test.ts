@@ -69,10 +69,13 @@ describe('RequestBudget', () => {
   it('never lets more than the limit into any window, whatever the call pattern', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ gap: fc.integer({ min: 0, max: 40_000 }), retries: fc.integer({ min: 0, max: 1 }) }), {
-          minLength: 1,
-          maxLength: 25,
-        }),
+        fc.array(
+          fc.record({ gap: fc.integer({ min: 0, max: 40_000 }), retries: fc.integer({ min: 0, max: 1 }) }),
+          {
+            minLength: 1,
+            maxLength: 25,
+          },
+        ),
         async (calls) => {
           const local = await createStore('memory://', { purgeIntervalMs: 0 });
           const budget = new RequestBudget(local, 'k', { limit: 6, windowMs: 60_000 }, clock);
@@ -97,9 +100,10 @@ describe('RequestBudget', () => {
 async function driveTake(budget: RequestBudget) {
   let done = false;
   const taking = budget.take().finally(() => (done = true));
-  for (let i = 0; i < 200 && !done; i += 1) {
+  const waiting = () => !done;
+  for (let i = 0; i < 200 && waiting(); i += 1) {
     await new Promise((resolve) => setImmediate(resolve));
-    if (!done) await clock.advance(1_000);
+    if (waiting()) await clock.advance(1_000);
   }
   return taking;
 }

@@ -169,19 +169,23 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
     config,
     options: { autoStart: false, delivery: { backoffMs: 5, claimTtlMs: 200 }, ...options.announcements },
   });
+  let stopping: Promise<void> | undefined;
   return {
     client,
     services,
     api,
     announcements,
-    async stop() {
-      await announcements.stop();
-      if (router) {
-        client.off(Events.InteractionCreate, router.handle);
-        await router.drain(2_000);
-      }
-      await client.destroy();
-      await api.close();
+    stop() {
+      stopping ??= (async () => {
+        await announcements.stop();
+        if (router) {
+          client.off(Events.InteractionCreate, router.handle);
+          await router.drain(2_000);
+        }
+        await client.destroy();
+        await api.close();
+      })();
+      return stopping;
     },
   };
 }
@@ -200,7 +204,7 @@ export function commandOptions(
   if (subcommand !== undefined) {
     const sub = definitions.find((o) => o.name === subcommand);
     if (!sub || !('options' in sub)) throw new Error(`no subcommand ${subcommand}`);
-    definitions = (sub.options ?? []) as typeof definitions;
+    definitions = sub.options ?? [];
   }
   const leaves = Object.entries(values).map(([option, value]) => {
     const definition = definitions.find((o) => o.name === option);
@@ -208,7 +212,9 @@ export function commandOptions(
     return { type: definition.type, name: option, value } as APIApplicationCommandInteractionDataOption;
   });
   if (subcommand === undefined) return leaves;
-  return [{ type: ApplicationCommandOptionType.Subcommand, name: subcommand, options: leaves }] as APIApplicationCommandInteractionDataOption[];
+  return [
+    { type: ApplicationCommandOptionType.Subcommand, name: subcommand, options: leaves },
+  ] as APIApplicationCommandInteractionDataOption[];
 }
 
 /** A subscription made directly in the store (what /subscribe would save), for tests about delivery. */
@@ -239,15 +245,21 @@ export function posted(world: World, channelId: string = world.channelId): Messa
  * Settles a promise that may wait on the manual clock (budget waits, tier-client retries): moves the
  * clock by `stepMs` whenever the promise has not settled after a moment of real time.
  */
-export async function drive<T>(clock: ManualClock, work: Promise<T>, stepMs = 1_000, maxSteps = 2_000): Promise<T> {
+export async function drive<T>(
+  clock: ManualClock,
+  work: Promise<T>,
+  stepMs = 1_000,
+  maxSteps = 2_000,
+): Promise<T> {
   let settled = false;
   const watched = work.finally(() => {
     settled = true;
   });
   watched.catch(() => undefined);
-  for (let step = 0; !settled && step < maxSteps; step += 1) {
+  const pending = () => !settled;
+  for (let step = 0; pending() && step < maxSteps; step += 1) {
     await sleep(2);
-    if (!settled) await clock.advance(stepMs);
+    if (pending()) await clock.advance(stepMs);
   }
   return watched;
 }

@@ -4,7 +4,12 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Event } from '../../src/api/schemas/index.ts';
-import { signPayload, startWebhookReceiver, verifySignature, type WebhookReceiver } from '../../src/events/webhook.ts';
+import {
+  signPayload,
+  startWebhookReceiver,
+  verifySignature,
+  type WebhookReceiver,
+} from '../../src/events/webhook.ts';
 import { ManualClock } from '../support/clock.ts';
 
 const SECRET = 'whsec_test_secret_value';
@@ -25,7 +30,11 @@ function send(
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }),
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          headers: res.headers,
+        }),
       );
     });
     req.on('error', reject);
@@ -85,7 +94,11 @@ const now = () => Math.floor(clock.now() / 1000);
 
 function signed(body: Buffer | string, at = now(), headers: Record<string, string> = {}) {
   return {
-    headers: { 'content-type': 'application/json', [`${SERVICE}-Signature`]: signPayload(SECRET, at, body), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      [`${SERVICE}-Signature`]: signPayload(SECRET, at, body),
+      ...headers,
+    },
     body,
   };
 }
@@ -114,7 +127,10 @@ describe('webhook signature', () => {
       { 'Other-Signature': signPayload(SECRET, now(), body) },
     ];
     for (const headers of cases) {
-      const reply = await send(receiver.url, { headers: { 'content-type': 'application/json', ...headers }, body });
+      const reply = await send(receiver.url, {
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
       expect(reply.status, JSON.stringify(headers)).toBe(401);
     }
     expect(received).toEqual([]);
@@ -138,7 +154,9 @@ describe('webhook signature', () => {
     const reply = await send(receiver.url, { headers: { [`${SERVICE}-Signature`]: header }, body });
     expect(reply.status).toBe(200);
     const none = `t=${at},${old},v1=${'f'.repeat(64)}`;
-    expect((await send(receiver.url, { headers: { [`${SERVICE}-Signature`]: none }, body })).status).toBe(401);
+    expect((await send(receiver.url, { headers: { [`${SERVICE}-Signature`]: none }, body })).status).toBe(
+      401,
+    );
     expect(received.map((e) => e.id)).toEqual([3]);
   });
 
@@ -155,14 +173,18 @@ describe('webhook signature', () => {
     // Signed over the re-serialized text instead, the same delivery is refused.
     const reserialized = JSON.stringify(JSON.parse(raw.toString('utf8')));
     const header = signPayload(SECRET, now(), reserialized);
-    expect((await send(receiver.url, { headers: { [`${SERVICE}-Signature`]: header }, body: raw })).status).toBe(401);
+    expect(
+      (await send(receiver.url, { headers: { [`${SERVICE}-Signature`]: header }, body: raw })).status,
+    ).toBe(401);
   });
 
   it('refuses a body that is signed but is not an event, and an event id header that contradicts the body', async () => {
     expect((await send(receiver.url, signed('not json'))).status).toBe(401);
     expect((await send(receiver.url, signed('{"hello":"world"}'))).status).toBe(401);
     const body = JSON.stringify(event(6));
-    expect((await send(receiver.url, signed(body, now(), { [`${SERVICE}-Event-Id`]: '7' }))).status).toBe(401);
+    expect((await send(receiver.url, signed(body, now(), { [`${SERVICE}-Event-Id`]: '7' }))).status).toBe(
+      401,
+    );
     expect(received).toEqual([]);
   });
 
@@ -206,7 +228,13 @@ describe('webhook transport limits', () => {
     const streamed = await new Promise<number>((resolve, reject) => {
       const req = request(
         receiver.url,
-        { method: 'POST', headers: { 'transfer-encoding': 'chunked', [`${SERVICE}-Signature`]: signPayload(SECRET, now(), big) } },
+        {
+          method: 'POST',
+          headers: {
+            'transfer-encoding': 'chunked',
+            [`${SERVICE}-Signature`]: signPayload(SECRET, now(), big),
+          },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -263,8 +291,14 @@ describe('verifySignature', () => {
     expect(verifySignature(header, body, SECRET, 1_000_000, 300)).toEqual({ ok: true, timestamp: 1_000_000 });
     expect(verifySignature(header, body, SECRET, 1_000_301, 300)).toEqual({ ok: false, reason: 'stale' });
     expect(verifySignature(header, body, SECRET, 999_699, 300)).toEqual({ ok: false, reason: 'stale' });
-    expect(verifySignature(header, Buffer.from('{ }'), SECRET, 1_000_000, 300)).toEqual({ ok: false, reason: 'mismatch' });
-    expect(verifySignature(undefined, body, SECRET, 1_000_000, 300)).toEqual({ ok: false, reason: 'missing' });
+    expect(verifySignature(header, Buffer.from('{ }'), SECRET, 1_000_000, 300)).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
+    expect(verifySignature(undefined, body, SECRET, 1_000_000, 300)).toEqual({
+      ok: false,
+      reason: 'missing',
+    });
     expect(verifySignature('t=1', body, SECRET, 1, 300)).toEqual({ ok: false, reason: 'malformed' });
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KPD_KEYS_NAMESPACE, KpdKeyRepository, type StoredKpdKey } from '../../src/kpd/keys.ts';
 import { MANAGE_GUILD, startHarness, type Harness } from '../secrets/harness.ts';
@@ -11,7 +12,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
 }, 60_000);
-afterAll(async () => h?.close());
+afterAll(async () => h.close());
 
 const description = (message: { embeds: Array<{ description?: string }> }) =>
   message.embeds[0]?.description ?? '';
@@ -43,7 +44,7 @@ describe('/kpd', () => {
   it('opens a modal whose text input takes the key, with the title and label of the reader language', async () => {
     const opened = h.standin.invokeCommand({
       name: 'kpd',
-      options: [{ name: 'link', type: 1, options: [] }],
+      options: [{ name: 'link', type: ApplicationCommandOptionType.Subcommand, options: [] }],
       guildId: h.guild.id,
       user: { id: MOD },
       memberPermissions: MANAGE_GUILD,
@@ -95,7 +96,7 @@ describe('/kpd without SECRET_KEY', () => {
   beforeAll(async () => {
     bare = await startHarness({ withSecret: false });
   }, 60_000);
-  afterAll(async () => bare?.close());
+  afterAll(async () => bare.close());
 
   it('refuses to link, without showing the modal, and says what the operator must set', async () => {
     const pending = bare.command('kpd', 'link', {}, mod);

@@ -6,8 +6,10 @@ import { Translations } from '../../src/i18n/index.ts';
 import { KPD_CALLS_PER_PAGE, newestFirst, pageOf } from '../../src/kpd/calls.ts';
 import {
   contextLabel,
+  renderKpdCallChanged,
   renderKpdCalls,
   renderKpdLinked,
+  renderKpdNewCall,
   renderKpdUnlinked,
   statusLabel,
   verdictLabel,
@@ -134,7 +136,7 @@ describe('renderKpdCalls', () => {
     const long = `${HOSTILE}${'W'.repeat(500)}`;
     const extreme = Array.from({ length: 50 }, (_, i) =>
       i % 3 === 0
-        ? ({ id: i } as KpdCall)
+        ? { id: i }
         : call({
             id: i,
             caller_name: long,
@@ -174,5 +176,38 @@ describe('link and unlink replies', () => {
       expectSafe(renderKpdUnlinked(t, false));
     }
     expect(renderKpdUnlinked(en, false).embeds![0]!.description).toBe('This server has no linked KPD key.');
+  });
+});
+
+describe('announcements of /subscribe kpd', () => {
+  it('post a new call and a change, not ephemeral, within limits, in two languages', () => {
+    for (const t of [en, de]) {
+      const created = renderKpdNewCall(t, calls[0]!);
+      expectSafe(created);
+      expect(created.ephemeral).toBeUndefined();
+      expect(created.embeds![0]!.timestamp).toBe(new Date(Date.parse(calls[0]!.date!)).toISOString());
+      expectSafe(renderKpdCallChanged(t, call({ status: 3, rating: 1 }), { status: 1, rating: 0 }));
+    }
+    expect(renderKpdNewCall(en, calls[0]!).embeds![0]!.title).toBe('New KPD call');
+    const changed = renderKpdCallChanged(en, call({ id: 7, status: 2, rating: 0 }), { status: 1, rating: 0 });
+    expect(changed.embeds![0]).toMatchObject({
+      title: 'KPD call #7 changed',
+      description: 'Status: Not responded → Responded',
+    });
+    expect(renderKpdCallChanged(de, call({ status: 3, rating: 2 }), {}).embeds![0]!.description).toBe(
+      'Status: — → Geprüft\nUrteil: — → Abgelehnt',
+    );
+  });
+
+  it('stay safe with hostile names and without a date', () => {
+    const hostile = call({
+      caller_name: HOSTILE.repeat(40),
+      called_name: HOSTILE,
+      officer_name: HOSTILE,
+      officer_id: 1,
+    });
+    expectSafe(renderKpdNewCall(en, hostile));
+    expectSafe(renderKpdCallChanged(en, hostile, { status: 1 }));
+    expect(renderKpdNewCall(en, { id: 1, date: 'not a date' }).embeds![0]!.timestamp).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
 }, 60_000);
-afterAll(async () => h?.close());
+afterAll(async () => h.close());
 
 const description = (message: { embeds: Array<{ description?: string }> }) =>
   message.embeds[0]?.description ?? '';

@@ -11,7 +11,7 @@ beforeAll(async () => {
   h = await startHarness();
   token = h.sandbox.issueToken({ playerName: h.sandbox.world.samples.rankedPlayer });
 }, 60_000);
-afterAll(async () => h?.close());
+afterAll(async () => h.close());
 
 const description = (message: { embeds: Array<{ description?: string }> }) =>
   message.embeds[0]?.description ?? '';

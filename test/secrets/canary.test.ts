@@ -1,6 +1,10 @@
+import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLinks } from '../../src/discord/player-name.ts';
+import { startAnnouncements } from '../../src/events/index.ts';
+import { SubscriptionRepository } from '../../src/events/repositories.ts';
 import { KPD_KEYS_NAMESPACE } from '../../src/kpd/keys.ts';
+import type { KpdCall as WorldCall } from '../../src/sandbox/index.ts';
 import type { MessageRecord } from '../../src/standin/discord/index.ts';
 import { makeJwt } from '../support/jwt.ts';
 import { MANAGE_GUILD, startHarness, type Harness } from './harness.ts';
@@ -8,13 +12,18 @@ import { MANAGE_GUILD, startHarness, type Harness } from './harness.ts';
 /**
  * The canary: the real bot goes through every path that touches a secret (linking KPD keys good and
  * bad, reading calls, verifying an account link, every `/me` reply, refused and expired tokens) with
- * recognisable secrets; then every log line, every message and interaction answer the stand-in kept,
+ * recognisable secrets, and the moderators' KPD feed; then every log line, every message and interaction answer the stand-in kept,
  * and the raw bytes of the sqlite store are searched for them. None may appear.
  */
 const EPHEMERAL = 64;
 const MOD = '300000000000000001';
 const PLAYER_USER = '300000000000000002';
 const BYSTANDER = '300000000000000003';
+const CAN_POST =
+  PermissionFlagsBits.ViewChannel |
+  PermissionFlagsBits.SendMessages |
+  PermissionFlagsBits.EmbedLinks |
+  PermissionFlagsBits.AttachFiles;
 
 let h: Harness;
 const replies: MessageRecord[] = [];
@@ -22,7 +31,7 @@ const replies: MessageRecord[] = [];
 beforeAll(async () => {
   h = await startHarness();
 }, 60_000);
-afterAll(async () => h?.close());
+afterAll(async () => h.close());
 
 function description(message: MessageRecord): string {
   return message.embeds[0]?.description ?? '';
@@ -141,6 +150,40 @@ describe('the canary', () => {
       const forged = await keep(h.throughModal('me', 'wallet', forgedToken, {}, { userId: PLAYER_USER }));
       expect(description(forged)).toContain('refused the access token');
       expect(bearerCalls()).toBe(before + 1);
+
+      // /subscribe kpd: the feed polls with the guild's key and posts a new call; then the key goes away.
+      const channelId = standin.addChannel(guild.id, { name: 'kpd-feed' }).id;
+      standin.setBotPermissions(guild.id, channelId, CAN_POST);
+      const { client, services } = h.bot;
+      const announcements = await startAnnouncements({
+        client,
+        services,
+        config: services.config,
+        options: { autoStart: false, delivery: { backoffMs: 5, claimTtlMs: 200 } },
+      });
+      const subscribed = await keep(
+        standin
+          .invokeCommand({
+            name: 'subscribe',
+            guildId: guild.id,
+            user: { id: MOD },
+            memberPermissions: MANAGE_GUILD,
+            options: [
+              {
+                name: 'kpd',
+                type: ApplicationCommandOptionType.Subcommand,
+                options: [{ name: 'channel', type: ApplicationCommandOptionType.Channel, value: channelId }],
+              },
+            ],
+          })
+          .final(),
+      );
+      expect(subscribed.embeds[0]?.title).toBe('Subscribed');
+      await announcements.pollOnce();
+      const worldCalls = sandbox.world.kpdCalls as WorldCall[];
+      worldCalls.unshift({ ...worldCalls[0]!, id: worldCalls[0]!.id + 500, date: new Date().toISOString() });
+      await announcements.pollOnce();
+      expect(standin.messages(channelId).map((m) => m.embeds[0]?.title)).toEqual(['New KPD call']);
 
       // /unlink, /kpd unlink (the other guild keeps its key, so the store still holds one sealed key).
       const unlinked = await keep(h.command('unlink', undefined, {}, { userId: PLAYER_USER }).final());

@@ -6,6 +6,7 @@ import { command as unlink } from '../../commands/unlink.ts';
 import type { APIApplicationCommandOption } from 'discord.js';
 import { localizeCommand } from '../../src/discord/localize.ts';
 import { LOCALES, readLocaleFiles, Translations } from '../../src/i18n/index.ts';
+import { codePointLength } from '../../src/render/text.ts';
 
 const NAMESPACES = ['kpd', 'link', 'unlink', 'me'] as const;
 const COMMANDS = { kpd, link, unlink, me };
@@ -63,8 +64,8 @@ describe.each(NAMESPACES)('the %s namespace', (namespace) => {
         expect(name, `${where} ${locale}`).toBe(name.toLocaleLowerCase(locale));
       }
       for (const [locale, description] of Object.entries(descriptions)) {
-        expect([...(description ?? '')].length, `${where} ${locale} description`).toBeGreaterThan(0);
-        expect([...(description ?? '')].length, `${where} ${locale} description`).toBeLessThanOrEqual(100);
+        expect(codePointLength(description ?? ''), `${where} ${locale} description`).toBeGreaterThan(0);
+        expect(codePointLength(description ?? ''), `${where} ${locale} description`).toBeLessThanOrEqual(100);
       }
     };
     check(json, namespace);
@@ -77,16 +78,20 @@ describe.each(NAMESPACES)('the %s namespace', (namespace) => {
       }
       for (const option of options ?? []) {
         check(option, `${where} ${option.name}`);
-        if ('choices' in option && option.choices) {
-          for (const choice of option.choices) {
-            for (const name of [choice.name, ...Object.values(choice.name_localizations ?? {})]) {
-              expect([...(name ?? '')].length).toBeGreaterThan(0);
-              expect([...(name ?? '')].length).toBeLessThanOrEqual(100);
-            }
+        const choices: ReadonlyArray<{ name: string; name_localizations?: unknown }> =
+          ('choices' in option ? option.choices : undefined) ?? [];
+        for (const choice of choices) {
+          const names = [
+            choice.name,
+            ...Object.values((choice.name_localizations ?? {}) as Record<string, string>),
+          ];
+          expect(names, `${where} ${option.name} choice`).toHaveLength(LOCALES.length);
+          for (const name of names) {
+            expect(codePointLength(name)).toBeGreaterThan(0);
+            expect(codePointLength(name)).toBeLessThanOrEqual(100);
           }
         }
-        if ('options' in option)
-          walk(option.options as APIApplicationCommandOption[] | undefined, `${where} ${option.name}`);
+        if ('options' in option) walk(option.options, `${where} ${option.name}`);
       }
     };
     walk(json.options, namespace);
@@ -104,10 +109,10 @@ describe('modal texts', () => {
         ),
       ];
       for (const title of [...titles, t.t('kpd:modal.label'), t.t('me:modal.label')]) {
-        expect([...title].length, `${locale} ${title}`).toBeLessThanOrEqual(45);
+        expect(codePointLength(title), `${locale} ${title}`).toBeLessThanOrEqual(45);
       }
       for (const description of [t.t('kpd:modal.description'), t.t('me:modal.description')]) {
-        expect([...description].length, `${locale} ${description}`).toBeLessThanOrEqual(100);
+        expect(codePointLength(description), `${locale} ${description}`).toBeLessThanOrEqual(100);
       }
     }
   });

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployCommands } from '../../src/discord/deploy.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { startDiscordStandin, type DiscordStandin } from '../../src/standin/discord/index.ts';
+
+let sandbox: Sandbox;
+let discord: DiscordStandin;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  discord = await startDiscordStandin();
+});
+
+afterAll(async () => {
+  await discord.close();
+  await sandbox.close();
+});
+
+function gameEnv(): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    GAME_API_URL: sandbox.urls.base,
+    GAME_LEGACY_URL: sandbox.urls.legacy,
+    GAME_MATCHMAKER_URL: sandbox.urls.matchmaker,
+    GAME_API_KEY: sandbox.keys.default,
+    STORE_URL: 'memory://',
+  };
+}
+
+/** Runs `node --import tsx src/main.ts` (what the Dockerfile runs) and collects its output; `onOutput` may signal it. */
+function runMain(
+  env: Record<string, string>,
+  onOutput?: (text: string, kill: (signal: NodeJS.Signals) => void) => void,
+) {
+  return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`main.ts did not exit in time:\n${output}`));
+    }, 40_000);
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      onOutput?.(output, (signal) => child.kill(signal));
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('npm start', () => {
+  it('stops with a clear message naming DISCORD_TOKEN when it is missing', async () => {
+    const { code, output } = await runMain(gameEnv());
+    expect(code).toBe(1);
+    expect(output).toContain('DISCORD_TOKEN');
+    expect(output).toContain('is not set');
+  });
+
+  it('lists every failing variable at once', async () => {
+    const { code, output } = await runMain({ PATH: process.env.PATH ?? '', EVENTS_POLL_SECONDS: '5' });
+    expect(code).toBe(1);
+    for (const name of ['GAME_API_URL', 'GAME_LEGACY_URL', 'GAME_MATCHMAKER_URL', 'EVENTS_POLL_SECONDS']) {
+      expect(output).toContain(name);
+    }
+  });
+
+  it('connects, and shuts down cleanly on SIGTERM', async () => {
+    let signalled = false;
+    const { code, output } = await runMain(
+      { ...gameEnv(), DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.restUrl, LOG_LEVEL: 'info' },
+      (text, kill) => {
+        if (!signalled && text.includes('"msg":"ready"')) {
+          signalled = true;
+          kill('SIGTERM');
+        }
+      },
+    );
+    expect(signalled).toBe(true);
+    expect(code).toBe(0);
+    expect(output).toContain('"msg":"stopped"');
+    expect(output).not.toContain(discord.token);
+    expect(output).not.toContain(sandbox.keys.default);
+  });
+});
+
+describe('npm run deploy', () => {
+  it('bulk-registers every command to the dev guild when one is set, globally otherwise', async () => {
+    const guild = discord.addGuild({ name: 'dev' });
+    const toGuild = await deployCommands({
+      token: discord.token,
+      apiUrl: discord.restUrl,
+      guildId: guild.id,
+    });
+    expect(toGuild.scope).toBe(`guild ${guild.id}`);
+    expect(discord.commands.guild(guild.id).map((c) => c.name)).toContain('player');
+    expect(discord.commands.global()).toHaveLength(0);
+    const global = await deployCommands({ token: discord.token, apiUrl: discord.restUrl });
+    expect(global.count).toBe(discord.commands.global().length);
+    const player = discord.commands.global().find((c) => c.name === 'player');
+    expect(player?.name_localizations?.de).toBeDefined();
+    expect(player?.integration_types).toEqual([0, 1]);
+  });
+});
