@@ -8,6 +8,8 @@ import type { LoadedCommand, Services } from './discord/command.ts';
 import { createDiscordClient } from './discord/client.ts';
 import { InteractionRouter } from './discord/interactions.ts';
 import { loadCommands } from './discord/loader.ts';
+import { startAnnouncements, type AnnouncementOptions, type Announcements } from './events/index.ts';
+import { reportKpdKeys } from './kpd/keys.ts';
 import { NameIndex } from './discord/names.ts';
 import { Translations } from './i18n/index.ts';
 import { logFor } from './log/index.ts';
@@ -27,6 +29,8 @@ export interface BotOptions {
   readonly store?: Store;
   /** Load only these command modules (file names in `commands/`); all by default. */
   readonly commands?: readonly string[];
+  /** Tuning of the announcements (poller, webhook, delivery); `false` runs the bot without them. */
+  readonly announcements?: AnnouncementOptions | false;
 }
 
 export interface Bot {
@@ -35,6 +39,8 @@ export interface Bot {
   readonly commands: readonly LoadedCommand[];
   /** Resolves when the gateway session is ready. */
   readonly ready: Promise<void>;
+  /** The poller, webhook receiver and delivery, once started (after the gateway is ready). */
+  readonly announcements: Promise<Announcements | undefined>;
   stop(): Promise<void>;
 }
 
@@ -72,7 +78,23 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const health =
     config.http.port === undefined ? undefined : await startHealthServer(config.http.port, client);
   void preloadStaticNames(services);
+  // Keys sealed under an older SECRET_KEY are named in the log, so operators know who must relink.
+  void reportKpdKeys(services).catch((error: unknown) =>
+    log.warn({ err: error }, 'could not audit linked KPD keys'),
+  );
   await client.login(options.token);
+  const announcements =
+    options.announcements === false
+      ? Promise.resolve(undefined)
+      : startAnnouncements({
+          client,
+          services,
+          config,
+          ...(options.announcements ? { options: options.announcements } : {}),
+        }).catch((error: unknown) => {
+          log.error({ err: error }, 'announcements could not start');
+          return undefined;
+        });
 
   let stopped = false;
   return {
@@ -80,11 +102,13 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     services,
     commands,
     ready,
+    announcements,
     async stop() {
       if (stopped) return;
       stopped = true;
       log.info('shutting down');
       client.off(Events.InteractionCreate, router.handle);
+      await (await announcements)?.stop();
       await router.drain(5_000);
       await client.destroy();
       await api.close();

@@ -6,6 +6,7 @@ import {
 import type { Logger } from 'pino';
 import { startBot, type Bot } from '../bot.ts';
 import { loadConfig, type Config } from '../config/index.ts';
+import type { AnnouncementOptions } from '../events/index.ts';
 import { createLogger } from '../log/index.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.ts';
 import {
@@ -29,6 +30,8 @@ export interface StackOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Load only these command modules; all by default. */
   readonly commands?: readonly string[];
+  /** Announcement tuning, or `false` to run without the poller. */
+  readonly announcements?: AnnouncementOptions | false;
 }
 
 export type OptionValues = Readonly<Record<string, string | number | boolean>>;
@@ -100,6 +103,7 @@ async function assemble(
     store,
     logger: options.logger ?? createLogger({ level: config.log.level }).child({ subsystem: 'bot' }),
     ...(options.commands ? { commands: options.commands } : {}),
+    ...(options.announcements === undefined ? {} : { announcements: options.announcements }),
   });
   await bot.ready;
 

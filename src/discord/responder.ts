@@ -1,5 +1,6 @@
 import {
   MessageFlags,
+  type APIModalInteractionResponseCallbackData,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   type InteractionEditReplyOptions,
@@ -47,6 +48,16 @@ export class Responder {
       this.#state = 'deferred';
     })();
     return this.#deferring;
+  }
+
+  /** Shows a modal: only possible as the first response, so never after a defer. */
+  async showModal(modal: APIModalInteractionResponseCallbackData): Promise<void> {
+    const interaction = this.#interaction;
+    if (this.#state !== 'fresh' || this.#deferring || interaction.isModalSubmit()) {
+      throw new Error('a modal must be the first response to a command or a component');
+    }
+    await interaction.showModal(modal);
+    this.#state = 'answered';
   }
 
   async send(payload: ReplyPayload): Promise<void> {

@@ -5,7 +5,6 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import type { CommandContext } from '../discord/command.ts';
-import type { Responder } from '../discord/responder.ts';
 import { truncate } from '../render/text.ts';
 
 /**
@@ -51,18 +50,9 @@ export function secretModal(prompt: SecretPrompt): APIModalInteractionResponseCa
   };
 }
 
-/**
- * Shows the modal as the interaction's first response (so nothing may be deferred before it). The
- * router requires every handler to answer through its {@link Responder}, which has no modal method;
- * the modal is an answer, so the responder is told so.
- */
+/** Shows the modal as the interaction's first response (so nothing may be deferred before it). */
 export async function askForSecret(ctx: CommandContext, prompt: SecretPrompt): Promise<void> {
-  await ctx.interaction.showModal(secretModal(prompt));
-  markAnswered(ctx.responder);
-}
-
-function markAnswered(responder: Responder): void {
-  Object.defineProperty(responder, 'answered', { value: true, configurable: true });
+  await ctx.responder.showModal(secretModal(prompt));
 }
 
 /** The submitted secret, trimmed; an empty string when the field is missing. */

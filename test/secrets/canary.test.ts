@@ -11,9 +11,10 @@ import { MANAGE_GUILD, startHarness, type Harness } from './harness.ts';
 
 /**
  * The canary: the real bot goes through every path that touches a secret (linking KPD keys good and
- * bad, reading calls, verifying an account link, every `/me` reply, refused and expired tokens) with
- * recognisable secrets, and the moderators' KPD feed; then every log line, every message and interaction answer the stand-in kept,
- * and the raw bytes of the sqlite store are searched for them. None may appear.
+ * bad, reading calls, the moderators' KPD feed, verifying an account link, every `/me` reply, refused
+ * and expired tokens) with recognisable secrets; then every log line, every message and interaction
+ * answer the stand-in kept, and the raw bytes of the sqlite store are searched for them. None may
+ * appear. The KPD calls' internal tokens and game server addresses are held to the same rule.
  */
 const EPHEMERAL = 64;
 const MOD = '300000000000000001';
@@ -192,6 +193,10 @@ describe('the canary', () => {
       expect(description(kpdUnlinked)).toContain('was deleted');
       const notLinked = await keep(h.command('kpd', 'calls', {}, mod).final());
       expect(description(notLinked)).toContain('no linked KPD key');
+      await announcements.pollOnce();
+      const [subscription] = await new SubscriptionRepository(services.store).forGuild(guild.id);
+      expect(subscription?.state).toMatchObject({ status: 'disabled', reason: 'kpdKey' });
+      await announcements.stop();
 
       await h.stop();
 
