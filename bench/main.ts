@@ -1,5 +1,6 @@
 import { benchCharts, benchInteractionLatency } from './bot.ts';
 import { benchCachedOverhead, benchSingleFlight, benchZipf, type Figures } from './client.ts';
+import { benchFanout } from './fanout.ts';
 
 /**
  * `npm run bench`: figures and ratios, printed; nothing here asserts a time. Sections run one after
@@ -11,6 +12,7 @@ const sections: Array<[string, () => Promise<Figures>]> = [
   ['tier client: cached call overhead', benchCachedOverhead],
   ['bot: interaction to reply', benchInteractionLatency],
   ['bot: charts', benchCharts],
+  ['announcements: one event fanned out to 1,000 channels at 50 requests a second', benchFanout],
 ];
 
 for (const [title, run] of sections) {

@@ -24,14 +24,26 @@ export function printMessage(message: MessageRecord, indent = '  '): string {
   return lines.map((line) => `${indent}${readableTimestamps(line)}`).join('\n');
 }
 
-/** `<t:1700000000:R>` as a terminal can show it: `[2023-11-14 22:13 UTC]`. */
+/** `<t:1700000000:f>` as a terminal can show it: `[2023-11-14 22:13 UTC]`; `:R` as `[3 d ago]`. */
 function readableTimestamps(line: string): string {
-  return line.replace(/<t:(\d+):[tTdDfFR]>/g, (_, seconds: string) => {
-    const iso = new Date(Number(seconds) * 1000).toISOString();
+  return line.replace(/<t:(\d+):([tTdDfFR])>/g, (_, seconds: string, style: string) => {
+    const ms = Number(seconds) * 1000;
+    if (style === 'R') return `[${relative(ms - Date.now())}]`;
+    const iso = new Date(ms).toISOString();
     return `[${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC]`;
   });
 }
 
+function relative(deltaMs: number): string {
+  const minutes = Math.round(Math.abs(deltaMs) / 60_000);
+  const text =
+    minutes < 60
+      ? `${minutes} min`
+      : minutes < 48 * 60
+        ? `${Math.round(minutes / 60)} h`
+        : `${Math.round(minutes / 1440)} d`;
+  return deltaMs < 0 ? `${text} ago` : `in ${text}`;
+}
 function printEmbed(embed: APIEmbed): string[] {
   const lines: string[] = [];
   if (embed.author?.name) lines.push(embed.author.name);

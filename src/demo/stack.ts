@@ -49,7 +49,12 @@ export interface Stack {
     command: string,
     subcommand: string | undefined,
     values?: OptionValues,
-    extra?: { readonly locale?: string; readonly guildId?: string | null; readonly userId?: string },
+    extra?: {
+      readonly locale?: string;
+      readonly guildId?: string | null;
+      readonly userId?: string;
+      readonly memberPermissions?: bigint;
+    },
   ): PendingInteraction;
   /** Asks autocomplete for `option` with the text typed so far. */
   autocomplete(
@@ -155,6 +160,7 @@ async function assemble(
         ...(extra.locale ? { locale: extra.locale } : {}),
         ...(extra.guildId !== undefined ? { guildId: extra.guildId } : {}),
         ...(extra.userId ? { user: { id: extra.userId } } : {}),
+        ...(extra.memberPermissions === undefined ? {} : { memberPermissions: extra.memberPermissions }),
       });
     },
     autocomplete(command, subcommand, option, typed, values = {}) {
