@@ -1,3 +1,4 @@
+import { stackEnvironment } from '../src/demo/stack.ts';
 import {
   ApplicationCommandOptionType,
   ApplicationIntegrationType,
@@ -46,16 +47,7 @@ export async function benchFanout(): Promise<Record<string, number | string>> {
     if (!guild) throw new Error('no guild');
     channels.push({ guildId: guild.id, channelId: discord.addChannel(guild.id, { name: `maps-${i}` }).id });
   }
-  const config = loadConfig({
-    DISCORD_TOKEN: discord.token,
-    DISCORD_API_URL: discord.restUrl,
-    GAME_API_URL: sandbox.urls.base,
-    GAME_LEGACY_URL: sandbox.urls.legacy,
-    GAME_MATCHMAKER_URL: sandbox.urls.matchmaker,
-    GAME_API_KEY: sandbox.keys.default,
-    STORE_URL: 'memory://',
-    LOG_LEVEL: 'silent',
-  });
+  const config = loadConfig(stackEnvironment(sandbox, discord, { LOG_LEVEL: 'silent' }));
   const translations = new Translations();
   const api = new TierClient({
     urls: { base: config.game.baseUrl, legacy: config.game.legacyUrl, matchmaker: config.game.matchmakerUrl },

@@ -1,3 +1,4 @@
+import { nameOption, pageOption } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
 import type {
@@ -10,20 +11,8 @@ import { UserError } from '../src/discord/user-error.ts';
 import { text } from '../src/render/common.ts';
 import { renderClanMembers, renderClanProfile } from '../src/render/clan.ts';
 
-const name = {
-  type: ApplicationCommandOptionType.String,
-  name: 'name',
-  required: true,
-  min_length: 1,
-  max_length: 100,
-  autocomplete: true,
-} as const;
-const page = {
-  type: ApplicationCommandOptionType.Integer,
-  name: 'page',
-  min_value: 1,
-  max_value: 1000,
-} as const;
+const name = nameOption(true);
+const page = pageOption;
 
 type Context = CommandContext | ComponentContext;
 

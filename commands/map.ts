@@ -1,3 +1,4 @@
+import { nameOption, pageOption } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
 import type {
@@ -21,14 +22,7 @@ import {
   type BoardType,
 } from '../src/render/map.ts';
 
-const name = {
-  type: ApplicationCommandOptionType.String,
-  name: 'name',
-  required: true,
-  min_length: 1,
-  max_length: 100,
-  autocomplete: true,
-} as const;
+const name = nameOption(true);
 const player = {
   type: ApplicationCommandOptionType.String,
   name: 'player',
@@ -47,12 +41,7 @@ const order = {
   name: 'order',
   choices: [{ value: 0 }, { value: 1 }],
 } as const;
-const page = {
-  type: ApplicationCommandOptionType.Integer,
-  name: 'page',
-  min_value: 1,
-  max_value: 1000,
-} as const;
+const page = pageOption;
 
 type Context = CommandContext | ComponentContext;
 

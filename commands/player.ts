@@ -1,3 +1,4 @@
+import { nameOption, pageOption } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import type {
   AutocompleteChoice,
@@ -17,19 +18,9 @@ import {
   type ProfileSection,
 } from '../src/render/player.ts';
 
-const name = {
-  type: ApplicationCommandOptionType.String,
-  name: 'name',
-  min_length: 1,
-  max_length: 64,
-  autocomplete: true,
-} as const;
-const page = {
-  type: ApplicationCommandOptionType.Integer,
-  name: 'page',
-  min_value: 1,
-  max_value: 1000,
-} as const;
+// Optional: it defaults to the user's linked account.
+const name = nameOption(false, 64);
+const page = pageOption;
 
 async function showProfile(
   ctx: CommandContext | ComponentContext,

@@ -1,3 +1,4 @@
+import { nameOption } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
 import type { AutocompleteChoice, Command, CommandContext, Loader } from '../src/discord/command.ts';
@@ -6,13 +7,7 @@ import { UserError } from '../src/discord/user-error.ts';
 import { text } from '../src/render/common.ts';
 import { renderTurfClan, renderTurfPlayer, renderTurfStatus } from '../src/render/turf.ts';
 
-const name = {
-  type: ApplicationCommandOptionType.String,
-  name: 'name',
-  min_length: 1,
-  max_length: 64,
-  autocomplete: true,
-} as const;
+const name = nameOption(false, 64);
 
 /**
  * Runs tier calls one after another until the interaction is deferred, then the rest together: two

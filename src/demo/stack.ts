@@ -67,6 +67,25 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** The environment that points the bot at a sandbox and a Discord stand-in (quiet logs, memory store). */
+export function stackEnvironment(
+  sandbox: Sandbox,
+  discord: DiscordStandin,
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return {
+    DISCORD_TOKEN: discord.token,
+    DISCORD_API_URL: discord.restUrl,
+    GAME_API_URL: sandbox.urls.base,
+    GAME_LEGACY_URL: sandbox.urls.legacy,
+    GAME_MATCHMAKER_URL: sandbox.urls.matchmaker,
+    GAME_API_KEY: sandbox.keys.default,
+    STORE_URL: 'memory://',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const sandbox = await startSandbox(options.sandbox);
   let discord: DiscordStandin | undefined;
@@ -91,17 +110,9 @@ async function assemble(
 ): Promise<Stack> {
   const guild = discord.addGuild({ name: 'Killfeed Demo', preferredLocale: 'en-US' });
   const channel = discord.addChannel(guild.id, { name: 'general' });
-  const config = loadConfig({
-    DISCORD_TOKEN: discord.token,
-    DISCORD_API_URL: discord.restUrl,
-    GAME_API_URL: sandbox.urls.base,
-    GAME_LEGACY_URL: sandbox.urls.legacy,
-    GAME_MATCHMAKER_URL: sandbox.urls.matchmaker,
-    GAME_API_KEY: sandbox.keys.default,
-    STORE_URL: options.storeUrl ?? 'memory://',
-    LOG_LEVEL: 'warn',
-    ...options.env,
-  });
+  const config = loadConfig(
+    stackEnvironment(sandbox, discord, { STORE_URL: options.storeUrl ?? 'memory://', ...options.env }),
+  );
   const bot = await startBot({
     config,
     token: discord.token,

@@ -1,3 +1,4 @@
+import { stackEnvironment } from '../../src/demo/stack.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ApplicationCommandOptionType,
@@ -90,18 +91,9 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const store = options.store ?? (await createStore('memory://', { purgeIntervalMs: 0 }));
   const guild = discord.addGuild({ name: 'Arena', preferredLocale: 'en-US' });
   const channel = discord.addChannel(guild.id, { name: 'announcements' });
-  const config = loadConfig({
-    DISCORD_TOKEN: discord.token,
-    DISCORD_API_URL: discord.restUrl,
-    GAME_API_URL: sandbox.urls.base,
-    GAME_LEGACY_URL: sandbox.urls.legacy,
-    GAME_MATCHMAKER_URL: sandbox.urls.matchmaker,
-    GAME_API_KEY: sandbox.keys.default,
-    STORE_URL: 'memory://',
-    EVENTS_POLL_SECONDS: '20',
-    LOG_LEVEL: 'silent',
-    ...options.env,
-  });
+  const config = loadConfig(
+    stackEnvironment(sandbox, discord, { EVENTS_POLL_SECONDS: '20', LOG_LEVEL: 'silent', ...options.env }),
+  );
   return {
     clock,
     sandbox,
