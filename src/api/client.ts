@@ -40,6 +40,8 @@ export interface CallOptions extends Credentials {
   readonly signal?: AbortSignal;
   /** Skip reading the cache; the reply still refreshes it. */
   readonly fresh?: boolean;
+  /** Called for each request this call sends upstream (retries included), for callers with budgets. */
+  readonly onAttempt?: () => void;
 }
 
 /** The keys a caller must give (routes without any take no parameters argument). */
@@ -243,6 +245,7 @@ export class TierClient {
     let response: HttpResponse;
     try {
       this.#upstreamCalls += 1;
+      options.onAttempt?.();
       response = await this.#transport.send({ url, headers: auth.headers, signal });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;

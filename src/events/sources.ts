@@ -119,16 +119,21 @@ export class EventsFeed implements Source {
   async #fetch(after: number, types: EventTypes, signal: AbortSignal) {
     const { api } = this.#deps;
     const ticket = await this.#budget.take(signal);
-    const before = api.upstreamCalls;
+    let attempts = 0;
     try {
       return await api.call(
         'events',
         { after, types, limit: this.#options.pageSize },
-        { priority: 'background', deadlineMs: this.#options.deadlineMs, signal },
+        {
+          priority: 'background',
+          deadlineMs: this.#options.deadlineMs,
+          signal,
+          onAttempt: () => (attempts += 1),
+        },
       );
     } finally {
-      // The tier client may have retried (a 5xx once): count every request that went out.
-      await ticket.settle(Math.max(0, api.upstreamCalls - before - 1));
+      // The tier client may have retried (a 5xx once): count every request of this call that went out.
+      await ticket.settle(Math.max(0, attempts - 1));
     }
   }
 }

@@ -48,9 +48,14 @@ const playerPath = /^\/api\/player\//;
 describe('fault matrix: what is retried, with exact call counts', () => {
   it('retries a 5xx once and succeeds', async () => {
     sandbox.faults.inject({ match: playerPath, kind: 'status', status: 502, times: 1 });
-    const profile = await client().api.player({ playerName: sandbox.world.samples.player });
+    let attempts = 0;
+    const profile = await client().api.player(
+      { playerName: sandbox.world.samples.player },
+      { onAttempt: () => (attempts += 1) },
+    );
     expect(profile.player_name).toBe(sandbox.world.samples.player);
     expect(sandbox.requests.count(playerPath)).toBe(2);
+    expect(attempts).toBe(2);
   });
 
   it('gives up after the one retry of a persistent 5xx', async () => {
