@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployCommands } from '../../src/discord/deploy.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
@@ -16,6 +17,17 @@ afterAll(async () => {
   await discord.close();
   await sandbox.close();
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 function gameEnv(): Record<string, string> {
   return {
@@ -72,18 +84,29 @@ describe('npm start', () => {
     }
   });
 
-  it('connects, and shuts down cleanly on SIGTERM', async () => {
+  it('connects, answers its health check, and shuts down cleanly on SIGTERM', async () => {
+    const port = await freePort();
     let signalled = false;
+    let health: Promise<{ status: number; body: unknown }> | undefined;
     const { code, output } = await runMain(
-      { ...gameEnv(), DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.restUrl, LOG_LEVEL: 'info' },
+      {
+        ...gameEnv(),
+        DISCORD_TOKEN: discord.token,
+        DISCORD_API_URL: discord.restUrl,
+        LOG_LEVEL: 'info',
+        HTTP_PORT: String(port),
+      },
       (text, kill) => {
         if (!signalled && text.includes('"msg":"ready"')) {
           signalled = true;
-          kill('SIGTERM');
+          health = fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(5_000) })
+            .then(async (reply) => ({ status: reply.status, body: (await reply.json()) as unknown }))
+            .finally(() => kill('SIGTERM'));
         }
       },
     );
     expect(signalled).toBe(true);
+    expect(await health).toMatchObject({ status: 200, body: { status: 'ok' } });
     expect(code).toBe(0);
     expect(output).toContain('"msg":"stopped"');
     expect(output).not.toContain(discord.token);
