@@ -1,83 +1,28 @@
-import type { APIEmbed } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clanNameOf, command, pageOf } from '../../commands/clan.ts';
-import { TierClient } from '../../src/api/client.ts';
+import { describe, expect, it } from 'vitest';
+import { clanNameOf, pageOf } from '../../commands/clan.ts';
 import type { ClanMember, ClanMembers, ClanProfile } from '../../src/api/schemas/index.ts';
 import { decodeComponentId } from '../../src/discord/component-id.ts';
-import { localizeCommand } from '../../src/discord/localize.ts';
 import { UserError } from '../../src/discord/user-error.ts';
-import { LOCALES, Translations } from '../../src/i18n/index.ts';
 import { inviteUrl, memberPages, renderClanMembers, renderClanProfile } from '../../src/render/clan.ts';
 import { text } from '../../src/render/common.ts';
-import type { ReplyPayload } from '../../src/render/payload.ts';
-import { checkMessageLimits } from '../../src/render/text.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import {
+  HOSTILE,
+  LONG,
+  customIds,
+  embedOf,
+  expectSafe,
+  fieldValue,
+  translators,
+  useSandboxApi,
+} from '../support/render.ts';
 
 const NOW = Date.UTC(2026, 4, 20, 12, 0, 0);
-const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
-const LONG = 'W'.repeat(3000);
-
-const translations = new Translations();
-const en = translations.for('en-US');
-const de = translations.for('de');
-
-let sandbox: Sandbox;
-let client: TierClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => NOW });
-  client = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.default });
-});
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
-
-function embedOf(payload: ReplyPayload): APIEmbed {
-  const embed = payload.embeds?.[0];
-  if (!embed) throw new Error('no embed');
-  return embed;
-}
-
-/** Every piece of text a reader would see. */
-function visibleText(payload: ReplyPayload): string {
-  const parts: string[] = [payload.content ?? ''];
-  for (const embed of payload.embeds ?? []) {
-    parts.push(embed.title ?? '', embed.description ?? '', embed.footer?.text ?? '');
-    for (const f of embed.fields ?? []) parts.push(f.name, f.value);
-  }
-  for (const row of payload.components ?? []) {
-    for (const component of row.components) {
-      if ('label' in component && component.label) parts.push(component.label);
-    }
-  }
-  return parts.join('\n');
-}
-
-function expectSafe(payload: ReplyPayload): void {
-  expect(checkMessageLimits(payload)).toEqual([]);
-  const seen = visibleText(payload);
-  expect(seen).not.toMatch(/@everyone|@here/);
-  expect(seen).not.toContain('<@');
-  // A masked link needs an unescaped `[...](`.
-  expect(seen).not.toMatch(/(?<!\\)\[[^\]\n]*(?<!\\)\]\(/);
-  // Headings and subtext need `# ` at a line start.
-  expect(seen).not.toMatch(/^\s*(#{1,3}|-#)\s/m);
-}
-
-function customIds(payload: ReplyPayload): string[] {
-  return (payload.components ?? []).flatMap((row) =>
-    row.components.map((component) => ('custom_id' in component ? component.custom_id : '')),
-  );
-}
-
-function fieldValue(embed: APIEmbed, name: string): string | undefined {
-  return embed.fields?.find((f) => f.name === name)?.value;
-}
+const { en, de } = translators;
+const live = useSandboxApi({ now: () => NOW });
 
 describe('clan profile', () => {
   it('renders a sandbox clan with owner, score, rank, members, founding date and its invite', async () => {
-    const clan = await client.api.clan({ clanName: sandbox.world.samples.clan });
+    const clan = await live.client.api.clan({ clanName: live.sandbox.world.samples.clan });
     const payload = renderClanProfile(en, clan, NOW);
     expectSafe(payload);
     const embed = embedOf(payload);
@@ -96,15 +41,15 @@ describe('clan profile', () => {
   });
 
   it('escapes a clan name made of markdown', async () => {
-    const clan = await client.api.clan({ clanName: sandbox.world.samples.markdownClan });
+    const clan = await live.client.api.clan({ clanName: live.sandbox.world.samples.markdownClan });
     const payload = renderClanProfile(en, clan, NOW);
     expectSafe(payload);
     expect(embedOf(payload).title).toBe('\\*\\_\\~\\|Ghosts\\|\\~\\_\\*');
-    expect(decodeComponentId(customIds(payload)[0] ?? '')?.args[0]).toBe(sandbox.world.samples.markdownClan);
+    expect(decodeComponentId(customIds(payload)[0] ?? '')?.args[0]).toBe(live.sandbox.world.samples.markdownClan);
   });
 
   it('renders in German with German labels and number format', async () => {
-    const clan = await client.api.clan({ clanName: sandbox.world.samples.clan });
+    const clan = await live.client.api.clan({ clanName: live.sandbox.world.samples.clan });
     const embed = embedOf(renderClanProfile(de, clan, NOW));
     const score = de.n(clan.score ?? NaN);
     expect(score).toContain('.');
@@ -160,7 +105,7 @@ describe('clan profile', () => {
 
 describe('clan members', () => {
   it('renders a sandbox page in the API order with role numbers and scores', async () => {
-    const data = await client.api.clanMembers({ clanName: sandbox.world.samples.clan, page: 1 });
+    const data = await live.client.api.clanMembers({ clanName: live.sandbox.world.samples.clan, page: 1 });
     const payload = renderClanMembers(en, { name: 'Vortex', data, page: 1, memberCount: 5, now: NOW });
     expectSafe(payload);
     const lines = (embedOf(payload).description ?? '').split('\n');
@@ -181,7 +126,7 @@ describe('clan members', () => {
   });
 
   it('renders in German', async () => {
-    const data = await client.api.clanMembers({ clanName: sandbox.world.samples.clan, page: 1 });
+    const data = await live.client.api.clanMembers({ clanName: live.sandbox.world.samples.clan, page: 1 });
     const payload = renderClanMembers(de, { name: 'Vortex', data, page: 1, memberCount: 5, now: NOW });
     expectSafe(payload);
     expect(embedOf(payload).title).not.toBe('Members of Vortex');
@@ -284,30 +229,4 @@ describe('/clan command', () => {
     expect(pageOf('x')).toBe(1);
   });
 
-  it('localizes to valid Discord names and descriptions in every locale', () => {
-    const json = localizeCommand(command.data, 'clan', translations);
-    const valid = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
-    const walk = (node: {
-      name: string;
-      description?: string | undefined;
-      name_localizations?: Partial<Record<string, string | null>> | null | undefined;
-      description_localizations?: Partial<Record<string, string | null>> | null | undefined;
-      options?: unknown[] | undefined;
-    }) => {
-      const names = Object.values(node.name_localizations ?? {});
-      const descriptions = Object.values(node.description_localizations ?? {});
-      expect(names).toHaveLength(LOCALES.length - 1);
-      expect(descriptions).toHaveLength(LOCALES.length - 1);
-      for (const name of [node.name, ...names]) {
-        expect(name).toMatch(valid);
-        expect(name).toBe(name?.toLowerCase());
-      }
-      for (const description of [node.description, ...descriptions]) {
-        expect(description?.length).toBeGreaterThanOrEqual(1);
-        expect(description?.length).toBeLessThanOrEqual(100);
-      }
-      for (const option of node.options ?? []) walk(option as Parameters<typeof walk>[0]);
-    };
-    walk(json);
-  });
 });

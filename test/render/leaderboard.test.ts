@@ -1,7 +1,5 @@
-import type { APIEmbed } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { command, wholeNumber } from '../../commands/leaderboard.ts';
-import { TierClient } from '../../src/api/client.ts';
 import { BadRequestError } from '../../src/api/errors.ts';
 import {
   ClanLeaderboardSchema,
@@ -11,9 +9,7 @@ import {
   RaidLeaderboardSchema,
   RankedLeaderboardSchema,
 } from '../../src/api/schemas/index.ts';
-import { decodeComponentId } from '../../src/discord/component-id.ts';
 import { localizeCommand } from '../../src/discord/localize.ts';
-import { LOCALES, Translations } from '../../src/i18n/index.ts';
 import {
   BOARD_SORTS,
   CUP_BOARDS,
@@ -29,76 +25,26 @@ import {
   renderRaidBoard,
   renderRankedLeaderboard,
 } from '../../src/render/leaderboard.ts';
-import type { ReplyPayload } from '../../src/render/payload.ts';
-import { checkMessageLimits } from '../../src/render/text.ts';
-import { PREVIOUS_SEASON, RAID_MAP_IDS, startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { PREVIOUS_SEASON, RAID_MAP_IDS } from '../../src/sandbox/index.ts';
+import {
+  HOSTILE,
+  LONG_HOSTILE,
+  buttons,
+  descriptionLines,
+  embedOf,
+  expectSafe,
+  translations,
+  translators,
+  useSandboxApi,
+} from '../support/render.ts';
 
 const NOW = Date.UTC(2026, 4, 20, 12, 0, 0);
-const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
-const LONG_HOSTILE = `${HOSTILE} `.repeat(40);
-
-const translations = new Translations();
-const en = translations.for('en-US');
-const de = translations.for('de');
-
-let sandbox: Sandbox;
-let client: TierClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => NOW });
-  client = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.default });
-});
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
-
-function embedOf(payload: ReplyPayload): APIEmbed {
-  const embed = payload.embeds?.[0];
-  if (!embed) throw new Error('no embed');
-  return embed;
-}
-
-function visibleText(payload: ReplyPayload): string {
-  const parts: string[] = [payload.content ?? ''];
-  for (const embed of payload.embeds ?? []) {
-    parts.push(embed.title ?? '', embed.description ?? '', embed.footer?.text ?? '');
-    for (const f of embed.fields ?? []) parts.push(f.name, f.value);
-  }
-  for (const row of payload.components ?? []) {
-    for (const component of row.components) {
-      if ('label' in component && component.label) parts.push(component.label);
-    }
-  }
-  return parts.join('\n');
-}
-
-function expectSafe(payload: ReplyPayload): void {
-  expect(checkMessageLimits(payload)).toEqual([]);
-  const seen = visibleText(payload);
-  expect(seen).not.toMatch(/@everyone|@here/);
-  expect(seen).not.toContain('<@');
-  expect(seen).not.toMatch(/(?<!\\)\[[^\]\n]*(?<!\\)\]\(/);
-  expect(seen).not.toMatch(/^#/m);
-}
-
-function buttons(payload: ReplyPayload) {
-  return (payload.components ?? []).flatMap((row) =>
-    row.components.map((component) => ({
-      id: 'custom_id' in component ? decodeComponentId(component.custom_id) : undefined,
-      disabled: 'disabled' in component ? (component.disabled ?? false) : false,
-      label: 'label' in component ? component.label : undefined,
-    })),
-  );
-}
-
-function lines(payload: ReplyPayload): string[] {
-  return (embedOf(payload).description ?? '').split('\n');
-}
+const { en, de } = translators;
+const live = useSandboxApi({ now: () => NOW });
 
 describe('ranked leaderboard', () => {
   it('renders a sandbox region page: medals, names, MMR, W/L, K/D and a next button carrying region and season', async () => {
-    const data = await client.api.rankedLeaderboard({ region: 3 });
+    const data = await live.client.api.rankedLeaderboard({ region: 3 });
     const payload = renderRankedLeaderboard(en, { data, region: 3, season: undefined, page: 1, now: NOW });
     expectSafe(payload);
     const embed = embedOf(payload);
@@ -106,11 +52,11 @@ describe('ranked leaderboard', () => {
     const first = data.entries[0]!;
     const k = first.kills!;
     const d = first.deaths!;
-    expect(lines(payload)[0]).toBe(
+    expect(descriptionLines(payload)[0]).toBe(
       `🥇 **${first.player_name}** · MMR **${en.n(first.mmr!)}** · ${first.wins} W / ${first.losses} L · K/D ${en.n(k / d, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
     );
-    expect(lines(payload)).toHaveLength(10);
-    expect(lines(payload)[3]).toMatch(/^\*\*#4\*\* /);
+    expect(descriptionLines(payload)).toHaveLength(10);
+    expect(descriptionLines(payload)[3]).toMatch(/^\*\*#4\*\* /);
     expect(embed.footer?.text).toContain(`Season ${data.season}`);
     const [previous, label, next] = buttons(payload);
     expect(previous?.disabled).toBe(true);
@@ -120,7 +66,7 @@ describe('ranked leaderboard', () => {
   });
 
   it('continues the positions on a later page and of an earlier season', async () => {
-    const data = await client.api.rankedLeaderboard({ region: 4, page: 2, season: PREVIOUS_SEASON });
+    const data = await live.client.api.rankedLeaderboard({ region: 4, page: 2, season: PREVIOUS_SEASON });
     const payload = renderRankedLeaderboard(en, {
       data,
       region: 4,
@@ -131,12 +77,12 @@ describe('ranked leaderboard', () => {
     expectSafe(payload);
     expect(embedOf(payload).title).toBe('Ranked leaderboard · North America');
     expect(embedOf(payload).footer?.text).toContain(`Season ${PREVIOUS_SEASON}`);
-    if (data.entries.length > 0) expect(lines(payload)[0]).toMatch(/^\*\*#11\*\* /);
+    if (data.entries.length > 0) expect(descriptionLines(payload)[0]).toMatch(/^\*\*#11\*\* /);
     expect(buttons(payload)[0]?.id?.args).toEqual(['4', String(PREVIOUS_SEASON), '1']);
   });
 
   it('says so when a page is past the end, and keeps "previous"', async () => {
-    const data = await client.api.rankedLeaderboard({ region: 2, page: 900 });
+    const data = await live.client.api.rankedLeaderboard({ region: 2, page: 900 });
     expect(data.entries).toEqual([]);
     const payload = renderRankedLeaderboard(en, { data, region: 2, season: undefined, page: 900, now: NOW });
     expectSafe(payload);
@@ -159,13 +105,13 @@ describe('ranked leaderboard', () => {
     const payload = renderRankedLeaderboard(en, { data, region: 2, season: undefined, page: 1, now: NOW });
     expectSafe(payload);
     expect(payload.components).toEqual([]);
-    expect(lines(payload)[0]).toContain('K/D 9.00');
-    expect(lines(payload)[1]).toContain('MMR **—**');
+    expect(descriptionLines(payload)[0]).toContain('K/D 9.00');
+    expect(descriptionLines(payload)[1]).toContain('MMR **—**');
     expect(embedOf(payload).footer?.text).toContain('Current season');
   });
 
   it('renders in German', async () => {
-    const data = await client.api.rankedLeaderboard({ region: 2 });
+    const data = await live.client.api.rankedLeaderboard({ region: 2 });
     const payload = renderRankedLeaderboard(de, { data, region: 2, season: undefined, page: 1, now: NOW });
     expectSafe(payload);
     expect(embedOf(payload).title).not.toBe(
@@ -177,22 +123,22 @@ describe('ranked leaderboard', () => {
 
 describe('player boards', () => {
   it.each(PLAYER_BOARDS)('renders the sandbox %s board, 25 a page', async (board) => {
-    const data = await client.api.leaderboard({ board });
+    const data = await live.client.api.leaderboard({ board });
     const payload = renderPlayerBoard(en, { board, data, season: undefined, page: 1, now: NOW });
     expectSafe(payload);
     expect(embedOf(payload).title).toBe(`Top players · ${en.t(`leaderboard:boards.${board}`)}`);
-    expect(lines(payload)).toHaveLength(Math.min(LOCAL_PAGE_SIZE, data.rows.length));
+    expect(descriptionLines(payload)).toHaveLength(Math.min(LOCAL_PAGE_SIZE, data.rows.length));
     const first = data.rows[0]!;
-    expect(lines(payload)[0]).toContain(`**${first.player_name.replaceAll('_', '\\_')}**`);
-    expect(lines(payload)[0]).toContain(boardValue(en, board, first.value));
+    expect(descriptionLines(payload)[0]).toContain(`**${first.player_name.replaceAll('_', '\\_')}**`);
+    expect(descriptionLines(payload)[0]).toContain(boardValue(en, board, first.value));
   });
 
   it('pages locally: the last page, a clamped page, and buttons carrying board and season', async () => {
-    const data = await client.api.leaderboard({ board: 'kills', season: PREVIOUS_SEASON });
+    const data = await live.client.api.leaderboard({ board: 'kills', season: PREVIOUS_SEASON });
     expect(data.rows.length).toBe(100);
     const last = renderPlayerBoard(en, { board: 'kills', data, season: PREVIOUS_SEASON, page: 4, now: NOW });
     expectSafe(last);
-    expect(lines(last)[0]).toMatch(/^\*\*#76\*\* /);
+    expect(descriptionLines(last)[0]).toMatch(/^\*\*#76\*\* /);
     const [previous, label, next] = buttons(last);
     expect(label?.label).toBe('Page 4 of 4');
     expect(next?.disabled).toBe(true);
@@ -239,20 +185,20 @@ describe('player boards', () => {
 
 describe('clan board', () => {
   it.each([undefined, ...BOARD_SORTS])('renders the sandbox clan board (sort %s)', async (sort) => {
-    const data = await client.api.clanLeaderboard(sort ? { sort } : {});
+    const data = await live.client.api.clanLeaderboard(sort ? { sort } : {});
     const payload = renderClanBoard(en, { data, sort, page: 2, now: NOW });
     expectSafe(payload);
     expect(embedOf(payload).title).toBe('Clan leaderboard');
     expect(embedOf(payload).footer?.text).toContain(en.t(`leaderboard:sorts.${sort ?? 'default'}`));
     if (data.rows.length > LOCAL_PAGE_SIZE) {
-      expect(lines(payload)[0]).toMatch(/^\*\*#26\*\* /);
+      expect(descriptionLines(payload)[0]).toMatch(/^\*\*#26\*\* /);
       expect(buttons(payload)[0]?.id?.args).toEqual([sort ?? '', '1']);
     }
   });
 
   it('orders as asked', async () => {
-    const desc = await client.api.clanLeaderboard({ sort: 'desc' });
-    const asc = await client.api.clanLeaderboard({ sort: 'asc' });
+    const desc = await live.client.api.clanLeaderboard({ sort: 'desc' });
+    const asc = await live.client.api.clanLeaderboard({ sort: 'asc' });
     expect(desc.rows[0]?.value).toBeGreaterThanOrEqual(asc.rows[0]?.value ?? Infinity);
   });
 
@@ -272,12 +218,12 @@ describe('clan board', () => {
 describe('raid board', () => {
   it('renders a sandbox raid map as times, 25 of its 100 rows a page', async () => {
     const mapId = RAID_MAP_IDS[0];
-    const data = await client.api.raidLeaderboard({ mapId });
+    const data = await live.client.api.raidLeaderboard({ mapId });
     const payload = renderRaidBoard(en, { data, mapId, page: 1, now: NOW });
     expectSafe(payload);
     expect(embedOf(payload).title).toBe(`Raid leaderboard · map ${mapId}`);
-    expect(lines(payload)).toHaveLength(25);
-    expect(lines(payload)[0]).toContain(`⏱️ ${raidTime(data.rows[0]?.value)}`);
+    expect(descriptionLines(payload)).toHaveLength(25);
+    expect(descriptionLines(payload)[0]).toContain(`⏱️ ${raidTime(data.rows[0]?.value)}`);
     expect(buttons(payload)[2]?.id).toMatchObject({ action: 'raids', args: [String(mapId), '2'] });
   });
 
@@ -290,7 +236,7 @@ describe('raid board', () => {
   });
 
   it('a map without a raid board is a 400 (the command turns it into its own message)', async () => {
-    await expect(client.api.raidLeaderboard({ mapId: 0 })).rejects.toBeInstanceOf(BadRequestError);
+    await expect(live.client.api.raidLeaderboard({ mapId: 0 })).rejects.toBeInstanceOf(BadRequestError);
     expect(en.t('leaderboard:errors.raidMap', { map: 0 })).toContain('Map 0');
   });
 
@@ -300,21 +246,21 @@ describe('raid board', () => {
     });
     const payload = renderRaidBoard(en, { data, mapId: 31, page: 1, now: NOW });
     expectSafe(payload);
-    expect(lines(payload)[0]).toContain('⏱️ —');
+    expect(descriptionLines(payload)[0]).toContain('⏱️ —');
   });
 });
 
 describe('cup boards', () => {
   it('renders the sandbox cup players and teams', async () => {
-    const players = await client.api.cupPlayerLeaderboard();
-    const teams = await client.api.cupTeamLeaderboard();
+    const players = await live.client.api.cupPlayerLeaderboard();
+    const teams = await live.client.api.cupTeamLeaderboard();
     const p = renderCupBoard(en, { board: 'players', data: players, page: 1, now: NOW });
     const t = renderCupBoard(en, { board: 'teams', data: teams, page: 1, now: NOW });
     expectSafe(p);
     expectSafe(t);
     expect(embedOf(p).title).toBe('Cup leaderboard · players');
     expect(embedOf(t).title).toBe('Cup leaderboard · teams');
-    expect(lines(t)[0]).toContain(`**${teams.rows[0]?.team_name}**`);
+    expect(descriptionLines(t)[0]).toContain(`**${teams.rows[0]?.team_name}**`);
     expect(buttons(p)[2]?.id).toMatchObject({ action: 'cup', args: ['players', '2'] });
     // 16 teams fit on one page: no buttons.
     expect(t.components).toEqual([]);
@@ -370,68 +316,4 @@ describe('leaderboard command', () => {
     ).toEqual(['Asia', 'Europe', 'North America']);
   });
 
-  it('has a valid localized definition in every locale', () => {
-    expectValidDefinition(localizeCommand(command.data, 'leaderboard', translations));
-  });
-
-  it('has the same keys in every locale', () => {
-    expectSameKeys('leaderboard');
-  });
 });
-
-interface DefinitionNode {
-  name: string;
-  description?: string;
-  name_localizations?: Record<string, string | null> | null;
-  description_localizations?: Record<string, string | null> | null;
-  choices?: Array<{ name: string; name_localizations?: Record<string, string | null> | null }>;
-  options?: unknown[];
-}
-
-function expectValidDefinition(root: unknown): void {
-  const valid = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
-  const walk = (node: DefinitionNode, siblings: Map<string, Set<string>>) => {
-    const names = Object.entries(node.name_localizations ?? {});
-    const descriptions = Object.values(node.description_localizations ?? {});
-    expect(names).toHaveLength(LOCALES.length - 1);
-    expect(descriptions).toHaveLength(LOCALES.length - 1);
-    for (const [locale, name] of [['en-US', node.name] as const, ...names]) {
-      expect(name).toMatch(valid);
-      expect(name).toBe(name?.toLocaleLowerCase(locale));
-      // Names of options side by side must differ in every locale.
-      const seen = siblings.get(locale) ?? new Set<string>();
-      expect(seen.has(name ?? '')).toBe(false);
-      seen.add(name ?? '');
-      siblings.set(locale, seen);
-    }
-    for (const description of [node.description, ...descriptions]) {
-      expect(description?.length).toBeGreaterThanOrEqual(1);
-      expect(description?.length).toBeLessThanOrEqual(100);
-    }
-    for (const choice of node.choices ?? []) {
-      const choiceNames = [choice.name, ...Object.values(choice.name_localizations ?? {})];
-      expect(choiceNames).toHaveLength(LOCALES.length);
-      for (const name of choiceNames) expect(name?.length).toBeGreaterThanOrEqual(1);
-      for (const name of choiceNames) expect(name?.length).toBeLessThanOrEqual(100);
-    }
-    const children = new Map<string, Set<string>>();
-    for (const option of node.options ?? []) walk(option as DefinitionNode, children);
-  };
-  walk(root as DefinitionNode, new Map());
-}
-
-function keysOf(value: unknown, prefix = ''): string[] {
-  if (typeof value !== 'object' || value === null) return [prefix];
-  return Object.entries(value).flatMap(([key, inner]) => keysOf(inner, prefix ? `${prefix}.${key}` : key));
-}
-
-function expectSameKeys(namespace: string): void {
-  const english = keysOf(translations.resources['en-US']?.[namespace]).sort();
-  expect(english.length).toBeGreaterThan(0);
-  for (const locale of LOCALES) {
-    expect({ locale, keys: keysOf(translations.resources[locale]?.[namespace]).sort() }).toEqual({
-      locale,
-      keys: english,
-    });
-  }
-}

@@ -1,12 +1,9 @@
-import type { APIEmbed } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { command } from '../../commands/lobbies.ts';
-import { TierClient } from '../../src/api/client.ts';
 import { LocalRefusalError } from '../../src/api/errors.ts';
 import { LobbyListSchema, type LobbyList } from '../../src/api/schemas/index.ts';
-import { decodeComponentId } from '../../src/discord/component-id.ts';
 import { localizeCommand } from '../../src/discord/localize.ts';
-import { LOCALES, Translations } from '../../src/i18n/index.ts';
+import { LOCALES } from '../../src/i18n/index.ts';
 import {
   LOBBIES_PER_PAGE,
   LOBBY_REGIONS,
@@ -17,79 +14,37 @@ import {
   sortLobbies,
 } from '../../src/render/lobbies.ts';
 import type { ReplyPayload } from '../../src/render/payload.ts';
-import { checkMessageLimits } from '../../src/render/text.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { REGION_KEYS } from '../../src/sandbox/names.ts';
+import {
+  HOSTILE,
+  LONG_HOSTILE,
+  buttons,
+  descriptionLines,
+  embedOf,
+  expectSafe,
+  translations,
+  translators,
+  useSandboxApi,
+} from '../support/render.ts';
 
 const NOW = Date.UTC(2026, 4, 20, 12, 0, 0);
 const HOSTNAME = 'game.example';
-const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
-const LONG_HOSTILE = `${HOSTILE} `.repeat(40);
 
-const translations = new Translations();
-const en = translations.for('en-US');
-const fr = translations.for('fr');
-
-let sandbox: Sandbox;
-let client: TierClient;
+const { en, fr } = translators;
+const live = useSandboxApi({ now: () => NOW }, 'none');
 let list: LobbyList;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => NOW });
-  client = new TierClient({ urls: sandbox.urls });
-  list = await client.api.lobbies({ hostname: HOSTNAME });
+  list = await live.client.api.lobbies({ hostname: HOSTNAME });
 });
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
-
-function embedOf(payload: ReplyPayload): APIEmbed {
-  const embed = payload.embeds?.[0];
-  if (!embed) throw new Error('no embed');
-  return embed;
-}
-
-function visibleText(payload: ReplyPayload): string {
-  const parts: string[] = [payload.content ?? ''];
-  for (const embed of payload.embeds ?? []) {
-    parts.push(embed.title ?? '', embed.description ?? '', embed.footer?.text ?? '');
-    for (const f of embed.fields ?? []) parts.push(f.name, f.value);
-  }
-  for (const row of payload.components ?? []) {
-    for (const component of row.components) {
-      if ('label' in component && component.label) parts.push(component.label);
-    }
-  }
-  return parts.join('\n');
-}
-
-function expectSafe(payload: ReplyPayload): void {
-  expect(checkMessageLimits(payload)).toEqual([]);
-  const seen = visibleText(payload);
-  expect(seen).not.toMatch(/@everyone|@here/);
-  expect(seen).not.toContain('<@');
-  expect(seen).not.toMatch(/(?<!\\)\[[^\]\n]*(?<!\\)\]\(/);
-  expect(seen).not.toMatch(/^#/m);
-}
 
 function lobbyLines(payload: ReplyPayload): string[] {
-  return (embedOf(payload).description ?? '').split('\n').slice(2);
-}
-
-function buttons(payload: ReplyPayload) {
-  return (payload.components ?? []).flatMap((row) =>
-    row.components.map((component) => ({
-      id: 'custom_id' in component ? decodeComponentId(component.custom_id) : undefined,
-      disabled: 'disabled' in component ? (component.disabled ?? false) : false,
-      label: 'label' in component ? component.label : undefined,
-    })),
-  );
+  return descriptionLines(payload).slice(2);
 }
 
 describe('lobby list', () => {
   it('needs the hostname: the client refuses a call without it', async () => {
-    await expect(client.api.lobbies({ hostname: '' })).rejects.toBeInstanceOf(LocalRefusalError);
+    await expect(live.client.api.lobbies({ hostname: '' })).rejects.toBeInstanceOf(LocalRefusalError);
     expect(list.games.length).toBeGreaterThan(LOBBIES_PER_PAGE);
   });
 
@@ -215,55 +170,4 @@ describe('lobbies command', () => {
     }
   });
 
-  it('has a valid localized definition in every locale', () => {
-    expectValidDefinition(localizeCommand(command.data, 'lobbies', translations));
-  });
-
-  it('has the same keys in every locale', () => {
-    expectSameKeys('lobbies');
-  });
 });
-
-interface DefinitionNode {
-  name: string;
-  description?: string;
-  name_localizations?: Record<string, string | null> | null;
-  description_localizations?: Record<string, string | null> | null;
-  options?: unknown[];
-}
-
-function expectValidDefinition(root: unknown): void {
-  const valid = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
-  const walk = (node: DefinitionNode) => {
-    const names = Object.entries(node.name_localizations ?? {});
-    const descriptions = Object.values(node.description_localizations ?? {});
-    expect(names).toHaveLength(LOCALES.length - 1);
-    expect(descriptions).toHaveLength(LOCALES.length - 1);
-    for (const [locale, name] of [['en-US', node.name] as const, ...names]) {
-      expect(name).toMatch(valid);
-      expect(name).toBe(name?.toLocaleLowerCase(locale));
-    }
-    for (const description of [node.description, ...descriptions]) {
-      expect(description?.length).toBeGreaterThanOrEqual(1);
-      expect(description?.length).toBeLessThanOrEqual(100);
-    }
-    for (const option of node.options ?? []) walk(option as DefinitionNode);
-  };
-  walk(root as DefinitionNode);
-}
-
-function keysOf(value: unknown, prefix = ''): string[] {
-  if (typeof value !== 'object' || value === null) return [prefix];
-  return Object.entries(value).flatMap(([key, inner]) => keysOf(inner, prefix ? `${prefix}.${key}` : key));
-}
-
-function expectSameKeys(namespace: string): void {
-  const english = keysOf(translations.resources['en-US']?.[namespace]).sort();
-  expect(english.length).toBeGreaterThan(0);
-  for (const locale of LOCALES) {
-    expect({ locale, keys: keysOf(translations.resources[locale]?.[namespace]).sort() }).toEqual({
-      locale,
-      keys: english,
-    });
-  }
-}

@@ -1,12 +1,9 @@
-import type { APIEmbed } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { boardOptions, command, parseBoardArgs } from '../../commands/map.ts';
-import { TierClient } from '../../src/api/client.ts';
 import type { FeaturedMaps, MapInfo, MapLeaderboard } from '../../src/api/schemas/index.ts';
 import { decodeComponentId } from '../../src/discord/component-id.ts';
 import { localizeCommand } from '../../src/discord/localize.ts';
 import { UserError } from '../../src/discord/user-error.ts';
-import { LOCALES, Translations } from '../../src/i18n/index.ts';
 import { text } from '../../src/render/common.ts';
 import {
   boardValue,
@@ -17,71 +14,22 @@ import {
   renderMapRank,
 } from '../../src/render/map.ts';
 import { Colors, type ReplyPayload } from '../../src/render/payload.ts';
-import { checkMessageLimits } from '../../src/render/text.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import {
+  HOSTILE,
+  LONG,
+  customIds,
+  descriptionLines,
+  embedOf,
+  expectSafe,
+  fieldValue,
+  translations,
+  translators,
+  useSandboxApi,
+} from '../support/render.ts';
 
 const NOW = Date.UTC(2026, 4, 20, 12, 0, 0);
-const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
-const LONG = 'W'.repeat(3000);
-
-const translations = new Translations();
-const en = translations.for('en-US');
-const fr = translations.for('fr');
-
-let sandbox: Sandbox;
-let client: TierClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => NOW });
-  client = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.default });
-});
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
-
-function embedOf(payload: ReplyPayload): APIEmbed {
-  const embed = payload.embeds?.[0];
-  if (!embed) throw new Error('no embed');
-  return embed;
-}
-
-function visibleText(payload: ReplyPayload): string {
-  const parts: string[] = [payload.content ?? ''];
-  for (const embed of payload.embeds ?? []) {
-    parts.push(embed.title ?? '', embed.description ?? '', embed.footer?.text ?? '');
-    for (const f of embed.fields ?? []) parts.push(f.name, f.value);
-  }
-  for (const row of payload.components ?? []) {
-    for (const component of row.components) {
-      if ('label' in component && component.label) parts.push(component.label);
-    }
-  }
-  return parts.join('\n');
-}
-
-function expectSafe(payload: ReplyPayload): void {
-  expect(checkMessageLimits(payload)).toEqual([]);
-  const seen = visibleText(payload);
-  expect(seen).not.toMatch(/@everyone|@here/);
-  expect(seen).not.toContain('<@');
-  expect(seen).not.toMatch(/(?<!\\)\[[^\]\n]*(?<!\\)\]\(/);
-  expect(seen).not.toMatch(/^\s*(#{1,3}|-#)\s/m);
-}
-
-function customIds(payload: ReplyPayload): string[] {
-  return (payload.components ?? []).flatMap((row) =>
-    row.components.map((component) => ('custom_id' in component ? component.custom_id : '')),
-  );
-}
-
-function fieldValue(embed: APIEmbed, name: string): string | undefined {
-  return embed.fields?.find((f) => f.name === name)?.value;
-}
-
-function lines(payload: ReplyPayload): string[] {
-  return (embedOf(payload).description ?? '').split('\n');
-}
+const { en, fr } = translators;
+const live = useSandboxApi({ now: () => NOW });
 
 function buttonStates(payload: ReplyPayload): Array<boolean | undefined> {
   return (payload.components?.[0]?.components ?? []).map((b) => ('disabled' in b ? b.disabled : undefined));
@@ -108,7 +56,7 @@ describe('lap times and board values', () => {
 
 describe('map info', () => {
   it('renders a sandbox map with a time board: dates, playtime, labels and a leaderboard button', async () => {
-    const map = await client.api.map({ mapName: sandbox.world.samples.timeBoardMap });
+    const map = await live.client.api.map({ mapName: live.sandbox.world.samples.timeBoardMap });
     const payload = renderMapInfo(en, map, NOW);
     expectSafe(payload);
     const embed = embedOf(payload);
@@ -135,14 +83,14 @@ describe('map info', () => {
   });
 
   it('marks a featured map and omits the order and the button for a map without board', async () => {
-    const featured = await client.api.map({ mapName: sandbox.world.samples.featuredMap });
+    const featured = await live.client.api.map({ mapName: live.sandbox.world.samples.featuredMap });
     const shown = renderMapInfo(en, featured, NOW);
     expectSafe(shown);
     expect(embedOf(shown).title).toBe(`⭐ ${featured.name}`);
     expect(fieldValue(embedOf(shown), 'Featured')).toBe('Yes');
     expect(embedOf(shown).color).toBe(Colors.gold);
 
-    const plain = await client.api.map({ mapName: sandbox.world.samples.noBoardMap });
+    const plain = await live.client.api.map({ mapName: live.sandbox.world.samples.noBoardMap });
     const payload = renderMapInfo(en, plain, NOW);
     expectSafe(payload);
     expect(fieldValue(embedOf(payload), 'Leaderboard')).toBe('No leaderboard');
@@ -151,7 +99,7 @@ describe('map info', () => {
   });
 
   it('renders in French', async () => {
-    const map = await client.api.map({ mapName: sandbox.world.samples.scoreBoardMap });
+    const map = await live.client.api.map({ mapName: live.sandbox.world.samples.scoreBoardMap });
     const payload = renderMapInfo(fr, map, NOW);
     expectSafe(payload);
     const embed = embedOf(payload);
@@ -182,11 +130,11 @@ describe('map info', () => {
 
 describe('map leaderboard', () => {
   it('renders a sandbox time board as 25 rows of mm:ss.mmm with paging ids carrying name, type and order', async () => {
-    const mapName = sandbox.world.samples.timeBoardMap;
-    const data = await client.api.mapLeaderboard({ mapName, page: 1 });
+    const mapName = live.sandbox.world.samples.timeBoardMap;
+    const data = await live.client.api.mapLeaderboard({ mapName, page: 1 });
     const payload = renderMapLeaderboard(en, { name: mapName, data, page: 1, now: NOW });
     expectSafe(payload);
-    const rows = lines(payload);
+    const rows = descriptionLines(payload);
     expect(rows).toHaveLength(25);
     const first = data.entries[0]!;
     expect(rows[0]).toBe(
@@ -202,8 +150,8 @@ describe('map leaderboard', () => {
   });
 
   it('renders a sandbox score board with numbers, and the asked order in the ids', async () => {
-    const mapName = sandbox.world.samples.scoreBoardMap;
-    const data = await client.api.mapLeaderboard({ mapName, page: 2, type: 'score', order: 0 });
+    const mapName = live.sandbox.world.samples.scoreBoardMap;
+    const data = await live.client.api.mapLeaderboard({ mapName, page: 2, type: 'score', order: 0 });
     const payload = renderMapLeaderboard(en, {
       name: mapName,
       data,
@@ -214,16 +162,16 @@ describe('map leaderboard', () => {
     });
     expectSafe(payload);
     const first = data.entries[0]!;
-    expect(lines(payload)[0]).toContain(`\`${en.n(first.value ?? NaN)}\``);
-    expect(lines(payload)[0]).toMatch(/^\*\*#26\*\* /);
+    expect(descriptionLines(payload)[0]).toContain(`\`${en.n(first.value ?? NaN)}\``);
+    expect(descriptionLines(payload)[0]).toMatch(/^\*\*#26\*\* /);
     expect(embedOf(payload).footer?.text).toBe('Score · Lower is better');
     expect(decodeComponentId(customIds(payload)[0] ?? '')?.args).toEqual([mapName, 'score', '0', '1']);
     expect(buttonStates(payload)[0]).toBe(false);
   });
 
   it('says when a map has no board, and when a page is empty', async () => {
-    const mapName = sandbox.world.samples.noBoardMap;
-    const data = await client.api.mapLeaderboard({ mapName, page: 1 });
+    const mapName = live.sandbox.world.samples.noBoardMap;
+    const data = await live.client.api.mapLeaderboard({ mapName, page: 1 });
     const none = renderMapLeaderboard(en, { name: mapName, data, page: 1, now: NOW });
     expectSafe(none);
     expect(embedOf(none).description).toBe('This map has no leaderboard.');
@@ -239,12 +187,12 @@ describe('map leaderboard', () => {
   });
 
   it('renders in French', async () => {
-    const mapName = sandbox.world.samples.scoreBoardMap;
-    const data = await client.api.mapLeaderboard({ mapName, page: 1 });
+    const mapName = live.sandbox.world.samples.scoreBoardMap;
+    const data = await live.client.api.mapLeaderboard({ mapName, page: 1 });
     const payload = renderMapLeaderboard(fr, { name: mapName, data, page: 1, now: NOW });
     expectSafe(payload);
     expect(embedOf(payload).title).toBe(`Classement de ${text(mapName, 100)}`);
-    expect(lines(payload)[0]).toContain(`\`${fr.n(data.entries[0]?.value ?? NaN)}\``);
+    expect(descriptionLines(payload)[0]).toContain(`\`${fr.n(data.entries[0]?.value ?? NaN)}\``);
   });
 
   it('stays within limits with 25 long hostile names, missing fields and an unknown board type', () => {
@@ -259,12 +207,12 @@ describe('map leaderboard', () => {
       })),
     };
     for (const t of [en, fr]) expectSafe(renderMapLeaderboard(t, { name: LONG, data, page: 1, now: NOW }));
-    expect(lines(renderMapLeaderboard(en, { name: 'x', data, page: 1, now: NOW }))).toHaveLength(25);
+    expect(descriptionLines(renderMapLeaderboard(en, { name: 'x', data, page: 1, now: NOW }))).toHaveLength(25);
 
     const sparse: MapLeaderboard = { entries: [{ player_name: 'Only' }], leaderboard_type: 'laps' };
     const payload = renderMapLeaderboard(en, { name: 'M', data: sparse, page: 1, now: NOW });
     expectSafe(payload);
-    expect(lines(payload)).toEqual(['**—** Only · `—` · —']);
+    expect(descriptionLines(payload)).toEqual(['**—** Only · `—` · —']);
     expect(embedOf(payload).footer?.text).toBe('laps · —');
     // A board the bot does not know travels as "the map's own".
     expect(decodeComponentId(customIds(payload)[0] ?? '')?.args).toEqual(['M', '', '', '0']);
@@ -273,10 +221,10 @@ describe('map leaderboard', () => {
 
 describe('map rank', () => {
   it("renders a sandbox player's place on a time board", async () => {
-    const mapName = sandbox.world.samples.timeBoardMap;
-    const board = await client.api.mapLeaderboard({ mapName, page: 1 });
+    const mapName = live.sandbox.world.samples.timeBoardMap;
+    const board = await live.client.api.mapLeaderboard({ mapName, page: 1 });
     const playerName = board.entries[4]!.player_name;
-    const entry = await client.api.mapLeaderboardPlayer({ mapName, playerName });
+    const entry = await live.client.api.mapLeaderboardPlayer({ mapName, playerName });
     const payload = renderMapRank(en, entry, mapName);
     expectSafe(payload);
     const embed = embedOf(payload);
@@ -290,9 +238,9 @@ describe('map rank', () => {
   });
 
   it('renders the podium in gold, score values as numbers, and in French', async () => {
-    const mapName = sandbox.world.samples.scoreBoardMap;
-    const board = await client.api.mapLeaderboard({ mapName, page: 1 });
-    const entry = await client.api.mapLeaderboardPlayer({
+    const mapName = live.sandbox.world.samples.scoreBoardMap;
+    const board = await live.client.api.mapLeaderboard({ mapName, page: 1 });
+    const entry = await live.client.api.mapLeaderboardPlayer({
       mapName,
       playerName: board.entries[0]!.player_name,
     });
@@ -323,10 +271,10 @@ describe('map rank', () => {
 
 describe('featured maps', () => {
   it('renders the sandbox list newest first with creators', async () => {
-    const data = await client.api.featuredMaps({});
+    const data = await live.client.api.featuredMaps({});
     const payload = renderFeaturedMaps(en, data);
     expectSafe(payload);
-    const rows = lines(payload);
+    const rows = descriptionLines(payload);
     expect(rows).toHaveLength(data.maps.length);
     data.maps.forEach((map, i) => {
       expect(rows[i]).toBe(`**${i + 1}.** ${text(map.name, 80)} · by ${text(map.creator_name, 40)}`);
@@ -346,12 +294,12 @@ describe('featured maps', () => {
       })),
     };
     for (const t of [en, fr]) expectSafe(renderFeaturedMaps(t, many));
-    const rows = lines(renderFeaturedMaps(en, many));
+    const rows = descriptionLines(renderFeaturedMaps(en, many));
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.length).toBeLessThanOrEqual(41);
     expect(rows.at(-1)).toBe(`…and ${100 - (rows.length - 1)} more`);
     expect(rows[0]).toBe(`**1.** ${text(HOSTILE, 80)}`);
-    const short = lines(renderFeaturedMaps(en, { maps: many.maps.map((map) => ({ ...map, name: 'M' })) }));
+    const short = descriptionLines(renderFeaturedMaps(en, { maps: many.maps.map((map) => ({ ...map, name: 'M' })) }));
     expect(short).toHaveLength(41);
     expect(short.at(-1)).toBe('…and 60 more');
 
@@ -397,43 +345,10 @@ describe('/map command', () => {
     expect(parseBoardArgs(['Map', 'time', '1', 'x'])).toBeUndefined();
   });
 
-  it('localizes names, descriptions and choices in every locale', () => {
-    const json = localizeCommand(command.data, 'map', translations);
-    const valid = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
-    let choiceCount = 0;
-    const walk = (node: {
-      name: string;
-      description?: string | undefined;
-      name_localizations?: Partial<Record<string, string | null>> | null | undefined;
-      description_localizations?: Partial<Record<string, string | null>> | null | undefined;
-      options?: unknown[] | undefined;
-      choices?: unknown[] | undefined;
-    }) => {
-      const names = Object.values(node.name_localizations ?? {});
-      const descriptions = Object.values(node.description_localizations ?? {});
-      expect(names).toHaveLength(LOCALES.length - 1);
-      expect(descriptions).toHaveLength(LOCALES.length - 1);
-      for (const name of [node.name, ...names]) {
-        expect(name).toMatch(valid);
-        expect(name).toBe(name?.toLowerCase());
-      }
-      for (const description of [node.description, ...descriptions]) {
-        expect(description?.length).toBeGreaterThanOrEqual(1);
-        expect(description?.length).toBeLessThanOrEqual(100);
-      }
-      for (const item of node.choices ?? []) {
-        const choice = item as {
-          name: string;
-          name_localizations?: Partial<Record<string, string | null>> | null;
-        };
-        choiceCount += 1;
-        const choiceNames = [choice.name, ...Object.values(choice.name_localizations ?? {})];
-        expect(choiceNames).toHaveLength(LOCALES.length);
-        for (const name of choiceNames) expect(name?.length).toBeGreaterThanOrEqual(1);
-      }
-      for (const option of node.options ?? []) walk(option as Parameters<typeof walk>[0]);
-    };
-    walk(json);
-    expect(choiceCount).toBe(8);
+  it('offers its eight choices (board type and order) in the localized definition', () => {
+    const count = (node: { choices?: unknown[]; options?: unknown[] }): number =>
+      (node.choices?.length ?? 0) +
+      (node.options ?? []).reduce<number>((sum, option) => sum + count(option as typeof node), 0);
+    expect(count(localizeCommand(command.data, 'map', translations))).toBe(8);
   });
 });
