@@ -100,7 +100,7 @@ describe('npm start', () => {
         if (!signalled && text.includes('"msg":"ready"')) {
           signalled = true;
           health = fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(5_000) })
-            .then(async (reply) => ({ status: reply.status, body: (await reply.json()) }))
+            .then(async (reply) => ({ status: reply.status, body: await reply.json() }))
             .finally(() => kill('SIGTERM'));
         }
       },

@@ -1,68 +1,39 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TierClient } from '../../src/api/client.ts';
-import { Translations, LOCALES, type Translator } from '../../src/i18n/index.ts';
+import { describe, expect, it } from 'vitest';
+import { LOCALES } from '../../src/i18n/index.ts';
+import { text } from '../../src/render/common.ts';
 import {
   renderMapFeatured,
   renderMapUnfeatured,
   renderTurfDaily,
   renderTurfOwnerChange,
 } from '../../src/render/announcements.ts';
-import type { ReplyPayload } from '../../src/render/payload.ts';
 import {
   renderSubscribed,
   renderSubscriptionList,
   renderUnsubscribed,
   type SubscriptionView,
 } from '../../src/render/subscriptions.ts';
-import { checkMessageLimits } from '../../src/render/text.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import {
+  LONG,
+  NASTY,
+  embedText,
+  expectSafe,
+  translations,
+  translators,
+  useSandboxApi,
+} from '../support/render.ts';
 
 /** Announcement and subscription replies, from sandbox data and from extreme inputs, in every locale. */
-const translations = new Translations();
-const en = translations.for('en-US');
+const { en } = translators;
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
-const NASTY = '**@everyone** <@123> # head [x](http://e.vil) `code` ||spoiler|| @here <#456> <@&789>';
-const LONG = 'W'.repeat(400);
+/** The role the announcements ping: the one mention they may carry. */
+const ROLE_PING = { mentions: ['<@&555>'] } as const;
 
-let sandbox: Sandbox;
-let api: TierClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => NOW });
-  api = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.default });
-});
-
-afterAll(async () => {
-  await api.close();
-  await sandbox.close();
-});
-
-/** Text of a payload where game or user strings went: embeds only (the content holds the intended ping). */
-function embedText(payload: ReplyPayload): string {
-  return (payload.embeds ?? [])
-    .flatMap((e) => [
-      e.title,
-      e.description,
-      e.footer?.text,
-      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
-    ])
-    .join('\n');
-}
-
-function check(payload: ReplyPayload, t: Translator = en): void {
-  expect(checkMessageLimits(payload)).toEqual([]);
-  const all = `${payload.content ?? ''}\n${embedText(payload)}`;
-  expect(all).not.toMatch(/(^|[^\u200b])@(everyone|here)/);
-  expect(all).not.toContain('<@123>');
-  expect(all).not.toContain('<#456>');
-  expect(all).not.toContain('<@&789>');
-  // Every key resolved (a missing one shows as "namespace:key").
-  expect(all, t.locale).not.toMatch(/\b(announcements|subscriptions|subscribe|unsubscribe|common):[a-zA-Z]/);
-}
+const live = useSandboxApi({ now: () => NOW });
 
 describe('featured map announcements', () => {
   it('render every map event of the sandbox feed, in English and in another locale', async () => {
-    const page = await api.call('events', { after: 0, limit: 100 });
+    const page = await live.client.call('events', { after: 0, limit: 100 });
     expect(page.events.length).toBeGreaterThan(10);
     const de = translations.for('de');
     for (const event of page.events) {
@@ -77,7 +48,7 @@ describe('featured map announcements', () => {
           event.type === 'map.featured'
             ? renderMapFeatured(t, map, '555')
             : renderMapUnfeatured(t, map, map.featuredAt + 3_600_000);
-        check(payload, t);
+        expectSafe(payload, ROLE_PING);
         expect(payload.embeds?.[0]?.title?.length).toBeGreaterThan(0);
       }
     }
@@ -98,7 +69,7 @@ describe('featured map announcements', () => {
       renderMapUnfeatured(en, { mapId: 9, featuredAt: NOW }, NOW + 1),
       renderMapUnfeatured(en, { mapId: 1, mapName: NASTY, creator: LONG, featuredAt: NOW }, NOW + 1),
     ];
-    for (const payload of payloads) check(payload);
+    for (const payload of payloads) expectSafe(payload, ROLE_PING);
     expect(payloads[2]?.embeds?.[0]?.title).toBe('⭐ Featured map: Map #?');
     expect(payloads[3]?.embeds?.[0]?.description).toContain('unknown creator');
   });
@@ -106,7 +77,7 @@ describe('featured map announcements', () => {
 
 describe('turf announcements', () => {
   it('render the sandbox turf status owners as changes, and daily earnings, in every locale', async () => {
-    const status = await api.call('turfStatus', {});
+    const status = await live.client.call('turfStatus', {});
     const owners = status.maps.map((m) =>
       m.owner ? { clanId: m.owner.clan_id, clanName: m.owner.clan_name } : null,
     );
@@ -115,19 +86,19 @@ describe('turf announcements', () => {
       status.maps.forEach((map, index) => {
         const current = owners[index] ?? null;
         const previous = owners[(index + 1) % owners.length] ?? null;
-        check(
+        expectSafe(
           renderTurfOwnerChange(t, { mapId: map.map_id, day: status.day, previous, current, at: NOW }),
-          t,
+          ROLE_PING,
         );
         if (current) {
-          check(
+          expectSafe(
             renderTurfOwnerChange(t, { mapId: map.map_id, previous, current, at: NOW, clan: current }),
-            t,
+            ROLE_PING,
           );
-          check(renderTurfDaily(t, { clan: current, day: 249, kr: 12_000 }), t);
+          expectSafe(renderTurfDaily(t, { clan: current, day: 249, kr: 12_000 }), ROLE_PING);
         }
       });
-      check(renderTurfDaily(t, { clan: { clanId: 1, clanName: NASTY }, day: 249, kr: 0 }), t);
+      expectSafe(renderTurfDaily(t, { clan: { clanId: 1, clanName: NASTY }, day: 249, kr: 0 }), ROLE_PING);
     }
   });
 
@@ -140,7 +111,7 @@ describe('turf announcements', () => {
       renderTurfOwnerChange(en, { mapId: 3, previous: a, current: null, at: NOW, clan: a }),
       renderTurfOwnerChange(en, { mapId: 3, previous: null, current: null, at: NOW }),
     ];
-    for (const payload of cases) check(payload);
+    for (const payload of cases) expectSafe(payload, ROLE_PING);
     expect(cases[0]?.embeds?.[0]?.title).toBe('Turf wars: Map 99 changed hands');
     expect(cases[1]?.embeds?.[0]?.description).toContain('nobody held it before');
     expect(cases[2]?.embeds?.[0]?.title).toContain('lost Subzero');
@@ -152,7 +123,8 @@ describe('subscription replies', () => {
     id: `id${String(i).padStart(4, '0')}`,
     kind: i % 2 === 0 ? 'maps' : 'turf',
     channelId: `2000000000000000${String(i).padStart(2, '0')}`,
-    details: i % 2 === 0 ? 'Pings <@&555>' : `Clan ${NASTY.replace(/[@<]/g, '')}`,
+    // Details arrive escaped, as the subscription kinds write them.
+    details: i % 2 === 0 ? 'Pings <@&555>' : `Clan ${text(NASTY, 64)}`,
     createdAt: NOW,
     state: disabled
       ? { status: 'disabled', reason: 'missingAccess', code: 50001, at: NOW }
@@ -162,24 +134,24 @@ describe('subscription replies', () => {
   it('list nothing, one, and the most a server can have, in every locale', () => {
     for (const locale of LOCALES) {
       const t = translations.for(locale);
-      check(renderSubscriptionList(t, []), t);
-      check(renderSubscriptionList(t, [view(1, true)]), t);
+      expectSafe(renderSubscriptionList(t, []), ROLE_PING);
+      expectSafe(renderSubscriptionList(t, [view(1, true)]), ROLE_PING);
       const full = renderSubscriptionList(
         t,
         Array.from({ length: 25 }, (_, i) => view(i, i % 3 === 0)),
       );
-      check(full, t);
+      expectSafe(full, ROLE_PING);
       expect(full.embeds?.[0]?.fields).toHaveLength(25);
       expect(full.ephemeral).toBe(true);
-      check(renderSubscribed(t, view(2), 'created', ['A note']), t);
-      check(renderSubscribed(t, view(3), 'updated'), t);
-      check(renderUnsubscribed(t, view(4)), t);
+      expectSafe(renderSubscribed(t, view(2), 'created', ['A note']), ROLE_PING);
+      expectSafe(renderSubscribed(t, view(3), 'updated'), ROLE_PING);
+      expectSafe(renderUnsubscribed(t, view(4)), ROLE_PING);
     }
   });
 
   it('say why a subscription is disabled', () => {
-    const text = embedText(renderSubscriptionList(en, [view(1, true)]));
-    expect(text).toContain('I can no longer see the channel');
-    expect(text).toContain(`<t:${NOW / 1000}:R>`);
+    const shown = embedText(renderSubscriptionList(en, [view(1, true)]));
+    expect(shown).toContain('I can no longer see the channel');
+    expect(shown).toContain(`<t:${NOW / 1000}:R>`);
   });
 });

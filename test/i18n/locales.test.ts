@@ -62,35 +62,83 @@ describe('localized command definitions', async () => {
     choices?: Array<{ name: string; name_localizations?: Record<string, string> | null }>;
   };
 
+  const others = LOCALES.filter((l) => l !== DEFAULT_LOCALE);
+
   function check(node: Localizable, path: string, problems: string[]): void {
-    for (const name of [node.name, ...Object.values(node.name_localizations ?? {})]) {
-      if (!NAME.test(name) || name !== name.toLowerCase()) problems.push(`${path}: invalid name "${name}"`);
+    const names: Array<[string, string]> = [
+      [DEFAULT_LOCALE, node.name],
+      ...Object.entries(node.name_localizations ?? {}),
+    ];
+    for (const [locale, name] of names) {
+      if (!NAME.test(name) || name !== name.toLowerCase() || name !== name.toLocaleLowerCase(locale)) {
+        problems.push(`${path}: invalid ${locale} name "${name}"`);
+      }
     }
     for (const text of [node.description ?? '', ...Object.values(node.description_localizations ?? {})]) {
       const length = codePointLength(text);
       if (length < 1 || length > 100) problems.push(`${path}: description of ${length} characters`);
     }
-    for (const locale of LOCALES.filter((l) => l !== DEFAULT_LOCALE)) {
+    for (const locale of others) {
       if (!node.description_localizations?.[locale]) problems.push(`${path}: no ${locale} description`);
       if (!node.name_localizations?.[locale]) problems.push(`${path}: no ${locale} name`);
+    }
+    for (const [what, map] of [
+      ['name', node.name_localizations],
+      ['description', node.description_localizations],
+    ] as const) {
+      const extra = Object.keys(map ?? {}).filter((locale) => !(others as string[]).includes(locale));
+      if (extra.length > 0) problems.push(`${path}: ${what} in locales not shipped: ${extra.join(', ')}`);
     }
     for (const choice of node.choices ?? []) {
       for (const name of [choice.name, ...Object.values(choice.name_localizations ?? {})]) {
         const length = codePointLength(name);
         if (length < 1 || length > 100) problems.push(`${path}.choices: "${name}" of ${length} characters`);
       }
+      const locales = Object.keys(choice.name_localizations ?? {}).sort();
+      if (locales.join() !== [...others].sort().join()) {
+        problems.push(
+          `${path}.choices: "${choice.name}" named in ${locales.join(', ') || 'no other locale'}`,
+        );
+      }
     }
-    const siblings = new Set<string>();
-    for (const option of node.options ?? []) {
-      if (siblings.has(option.name)) problems.push(`${path}: two options named ${option.name}`);
-      siblings.add(option.name);
-      check(option, `${path} ${option.name}`, problems);
+    // Options side by side need distinct names in every locale, not only in en-US.
+    for (const locale of LOCALES) {
+      const siblings = new Set<string>();
+      for (const option of node.options ?? []) {
+        const name =
+          locale === DEFAULT_LOCALE ? option.name : (option.name_localizations?.[locale] ?? option.name);
+        if (siblings.has(name)) problems.push(`${path}: two options named ${name} in ${locale}`);
+        siblings.add(name);
+      }
     }
+    for (const option of node.options ?? []) check(option, `${path} ${option.name}`, problems);
   }
 
   it('are valid for Discord in every locale', () => {
     const problems: string[] = [];
     for (const command of commands) check(command.json as Localizable, `/${command.json.name}`, problems);
     expect(problems).toEqual([]);
+  });
+});
+
+describe('modal texts', () => {
+  const translations = new Translations();
+
+  it('fit Discord modal limits in every locale (title and label 45, description 100)', () => {
+    for (const locale of LOCALES) {
+      const t = translations.for(locale);
+      const titles = [
+        t.t('kpd:modal.title'),
+        ...['wallet', 'market-history', 'listings', 'trades', 'ranked', 'matches'].map((s) =>
+          t.t(`me:modal.title.${s}`),
+        ),
+      ];
+      for (const title of [...titles, t.t('kpd:modal.label'), t.t('me:modal.label')]) {
+        expect(codePointLength(title), `${locale} ${title}`).toBeLessThanOrEqual(45);
+      }
+      for (const description of [t.t('kpd:modal.description'), t.t('me:modal.description')]) {
+        expect(codePointLength(description), `${locale} ${description}`).toBeLessThanOrEqual(100);
+      }
+    }
   });
 });

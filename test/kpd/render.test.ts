@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TierClient } from '../../src/api/client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { KpdCall } from '../../src/api/schemas/index.ts';
 import { decodeComponentId } from '../../src/discord/component-id.ts';
-import { Translations } from '../../src/i18n/index.ts';
 import { KPD_CALLS_PER_PAGE, newestFirst, pageOf } from '../../src/kpd/calls.ts';
 import {
   contextLabel,
@@ -15,40 +13,20 @@ import {
   verdictLabel,
 } from '../../src/render/kpd.ts';
 import type { ReplyPayload } from '../../src/render/payload.ts';
-import { checkMessageLimits } from '../../src/render/text.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { HOSTILE, expectSafe, translators, useSandboxApi } from '../support/render.ts';
 
-const translations = new Translations();
-const en = translations.for('en-US');
-const de = translations.for('de');
-const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
+const { en, de } = translators;
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 
-let sandbox: Sandbox;
-let client: TierClient;
+const live = useSandboxApi({ rateLimit: { limit: 10_000, windowMs: 60_000 } }, 'kpd');
 let calls: KpdCall[];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
-  client = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.kpd });
-  calls = await client.api.kpdLatestCalls();
-});
-
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
+  calls = await live.client.api.kpdLatestCalls();
 });
 
 function text(payload: ReplyPayload): string {
   return JSON.stringify({ content: payload.content, embeds: payload.embeds, components: payload.components });
-}
-
-function expectSafe(payload: ReplyPayload): void {
-  expect(checkMessageLimits(payload)).toEqual([]);
-  const serialized = text(payload);
-  expect(serialized).not.toMatch(/@(everyone|here)/);
-  expect(serialized).not.toContain('<@');
-  expect(serialized).not.toMatch(/"(kpd|common):[a-zA-Z.]+"/);
 }
 
 function call(overrides: Partial<KpdCall> = {}): KpdCall {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { Translations } from '../../src/i18n/index.ts';
 import { CODE_LIFETIME_MS, generateCode, type PendingLink } from '../../src/link/verification.ts';
 import {
   renderLinkNotFound,
@@ -7,33 +6,21 @@ import {
   renderLinkVerified,
   renderUnlinked,
 } from '../../src/render/link.ts';
-import type { ReplyPayload } from '../../src/render/payload.ts';
-import { checkMessageLimits } from '../../src/render/text.ts';
+import { HOSTILE, expectSafe, translators } from '../support/render.ts';
 
-const translations = new Translations();
-const en = translations.for('en-US');
-const ru = translations.for('ru');
-const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
+const { en, ru } = translators;
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
+const PRIVATE = { ephemeral: true } as const;
 
 function pending(playerName: string): PendingLink {
   return { playerName, code: generateCode(), issuedAt: NOW, expiresAt: NOW + CODE_LIFETIME_MS };
-}
-
-function expectSafe(payload: ReplyPayload): void {
-  expect(checkMessageLimits(payload)).toEqual([]);
-  expect(payload.ephemeral).toBe(true);
-  const serialized = JSON.stringify(payload.embeds);
-  expect(serialized).not.toMatch(/@(everyone|here)/);
-  expect(serialized).not.toContain('<@');
-  expect(serialized).not.toMatch(/"(link|unlink|common):[a-zA-Z.]+"/);
 }
 
 describe('link replies', () => {
   it('give the code to post, when it expires and how many checks there are', () => {
     const p = pending('Ghost');
     const payload = renderLinkStarted(en, p, 5);
-    expectSafe(payload);
+    expectSafe(payload, PRIVATE);
     const description = payload.embeds![0]!.description!;
     expect(description).toContain(`\`${p.code}\``);
     expect(description).toContain(`<t:${Math.floor(p.expiresAt / 1000)}:R>`);
@@ -67,12 +54,12 @@ describe('link replies', () => {
   it('stay within limits with hostile and long names, in every shape', () => {
     const name = `${HOSTILE}${'W'.repeat(300)}`;
     for (const t of [en, ru]) {
-      expectSafe(renderLinkStarted(t, pending(name), 5));
-      expectSafe(renderLinkNotFound(t, pending(name), 2));
-      expectSafe(renderLinkNotFound(t, pending(name), 0));
-      expectSafe(renderLinkVerified(t, name));
-      expectSafe(renderUnlinked(t, name, true));
-      expectSafe(renderUnlinked(t, undefined, false));
+      expectSafe(renderLinkStarted(t, pending(name), 5), PRIVATE);
+      expectSafe(renderLinkNotFound(t, pending(name), 2), PRIVATE);
+      expectSafe(renderLinkNotFound(t, pending(name), 0), PRIVATE);
+      expectSafe(renderLinkVerified(t, name), PRIVATE);
+      expectSafe(renderUnlinked(t, name, true), PRIVATE);
+      expectSafe(renderUnlinked(t, undefined, false), PRIVATE);
     }
   });
 });

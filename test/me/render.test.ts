@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TierClient } from '../../src/api/client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type {
   MarketHistory,
   MatchHistory,
@@ -8,7 +7,6 @@ import type {
   TradesHistory,
   Wallet,
 } from '../../src/api/schemas/index.ts';
-import { Translations } from '../../src/i18n/index.ts';
 import {
   renderMarketHistory,
   renderMatchHistory,
@@ -19,63 +17,45 @@ import {
   renderWallet,
 } from '../../src/render/me.ts';
 import { text } from '../../src/render/common.ts';
-import type { ReplyPayload } from '../../src/render/payload.ts';
-import { checkMessageLimits } from '../../src/render/text.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { HOSTILE, expectSafe, translators, useSandboxApi } from '../support/render.ts';
 
-const translations = new Translations();
-const en = translations.for('en-US');
-const tr = translations.for('tr');
-const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
+const { en, tr } = translators;
 const LONG = `${HOSTILE}${'W'.repeat(400)}`;
+/** Every /me reply is for the token owner only, and has nothing to click. */
+const PRIVATE = { ephemeral: true, components: false } as const;
 
-let sandbox: Sandbox;
-let client: TierClient;
+const live = useSandboxApi({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
 let token: string;
 let rankedToken: string;
 const skinNames = new Map<number, string>();
 const skinName = (index: number) => skinNames.get(index);
-const mapName = (id: number) => sandbox.world.officialMaps.find((map) => map.id === id)?.name;
+const mapName = (id: number) => live.sandbox.world.officialMaps.find((map) => map.id === id)?.name;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
-  client = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.default });
-  token = sandbox.issueToken({ playerName: sandbox.world.samples.player });
-  rankedToken = sandbox.issueToken({ playerName: sandbox.world.samples.rankedPlayer });
-  for (const skin of sandbox.world.skins) skinNames.set(skin.index, skin.name);
+beforeAll(() => {
+  token = live.sandbox.issueToken({ playerName: live.sandbox.world.samples.player });
+  rankedToken = live.sandbox.issueToken({ playerName: live.sandbox.world.samples.rankedPlayer });
+  for (const skin of live.sandbox.world.skins) skinNames.set(skin.index, skin.name);
 });
-
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
-
-function expectSafe(payload: ReplyPayload): void {
-  expect(checkMessageLimits(payload)).toEqual([]);
-  expect(payload.ephemeral).toBe(true);
-  expect(payload.components ?? []).toEqual([]);
-  const serialized = JSON.stringify(payload.embeds);
-  expect(serialized).not.toMatch(/@(everyone|here)/);
-  expect(serialized).not.toContain('<@');
-  expect(serialized).not.toMatch(/"(me|common):[a-zA-Z.-]+"/);
-}
 
 describe('the token owner’s own data, from the sandbox', () => {
   it('renders the wallet', async () => {
-    const wallet = await client.api.wallet({}, { token });
-    for (const t of [en, tr]) expectSafe(renderWallet(t, wallet));
+    const wallet = await live.client.api.wallet({}, { token });
+    for (const t of [en, tr]) expectSafe(renderWallet(t, wallet), PRIVATE);
     const fields = renderWallet(en, wallet).embeds![0]!.fields!;
     expect(fields[0]).toMatchObject({ name: 'KR', value: en.n(wallet.kr) });
   });
 
   it('renders the market history, the open listings and the trades with skin names', async () => {
-    const history = await client.api.marketHistory({ limit: 25 }, { token });
-    const listings = await client.api.ownListings({}, { token });
-    const trades = await client.api.tradesHistory({ limit: 10, offset: 0, includeOpen: true }, { token });
+    const history = await live.client.api.marketHistory({ limit: 25 }, { token });
+    const listings = await live.client.api.ownListings({}, { token });
+    const trades = await live.client.api.tradesHistory(
+      { limit: 10, offset: 0, includeOpen: true },
+      { token },
+    );
     for (const t of [en, tr]) {
-      expectSafe(renderMarketHistory(t, history, skinName));
-      expectSafe(renderOwnListings(t, listings, skinName));
-      expectSafe(renderTrades(t, trades, 1, skinName));
+      expectSafe(renderMarketHistory(t, history, skinName), PRIVATE);
+      expectSafe(renderOwnListings(t, listings, skinName), PRIVATE);
+      expectSafe(renderTrades(t, trades, 1, skinName), PRIVATE);
     }
     const entry = history.entries[0]!;
     expect(renderMarketHistory(en, history, skinName).embeds![0]!.description).toContain(
@@ -84,15 +64,15 @@ describe('the token owner’s own data, from the sandbox', () => {
   });
 
   it('renders the ranked profile, all regions and one, and the match history with map names', async () => {
-    const season = sandbox.world.currentSeason;
-    const profile = await client.api.rankedProfile({ season }, { token: rankedToken });
+    const season = live.sandbox.world.currentSeason;
+    const profile = await live.client.api.rankedProfile({ season }, { token: rankedToken });
     expect(profile.regions.length).toBeGreaterThan(0);
-    for (const t of [en, tr]) expectSafe(renderRankedProfile(t, profile));
+    for (const t of [en, tr]) expectSafe(renderRankedProfile(t, profile), PRIVATE);
     const region = profile.regions[0]!.region;
-    const one = await client.api.rankedProfileRegion({ season, region }, { token: rankedToken });
-    expectSafe(renderRankedProfileRegion(en, one));
-    const history = await client.api.matchHistory({ limit: 10, offset: 0 }, { token: rankedToken });
-    for (const t of [en, tr]) expectSafe(renderMatchHistory(t, history, 1, mapName));
+    const one = await live.client.api.rankedProfileRegion({ season, region }, { token: rankedToken });
+    expectSafe(renderRankedProfileRegion(en, one), PRIVATE);
+    const history = await live.client.api.matchHistory({ limit: 10, offset: 0 }, { token: rankedToken });
+    for (const t of [en, tr]) expectSafe(renderMatchHistory(t, history, 1, mapName), PRIVATE);
     const match = history.matches[0]!;
     expect(renderMatchHistory(en, history, 1, mapName).embeds![0]!.description).toContain(
       text(mapName(match.map!), 60),
@@ -102,7 +82,7 @@ describe('the token owner’s own data, from the sandbox', () => {
 
 describe('extreme inputs', () => {
   it('empty lists and a wallet without currencies', () => {
-    expectSafe(renderWallet(en, { kr: 0 }));
+    expectSafe(renderWallet(en, { kr: 0 }), PRIVATE);
     expect(renderWallet(en, { kr: 0 }).embeds![0]!.description).toBe('No studio currencies.');
     expect(renderMarketHistory(en, { entries: [] }, skinName).embeds![0]!.description).toBe(
       'No completed buys or sales.',
@@ -152,13 +132,13 @@ describe('extreme inputs', () => {
     };
     const longNames = () => LONG;
     for (const t of [en, tr]) {
-      expectSafe(renderWallet(t, wallet));
-      expectSafe(renderMarketHistory(t, history, longNames));
-      expectSafe(renderOwnListings(t, listings, longNames));
-      expectSafe(renderTrades(t, trades, 2, longNames));
-      expectSafe(renderRankedProfile(t, profile));
-      expectSafe(renderRankedProfileRegion(t, { region: 9 }));
-      expectSafe(renderMatchHistory(t, matches, 4, longNames));
+      expectSafe(renderWallet(t, wallet), PRIVATE);
+      expectSafe(renderMarketHistory(t, history, longNames), PRIVATE);
+      expectSafe(renderOwnListings(t, listings, longNames), PRIVATE);
+      expectSafe(renderTrades(t, trades, 2, longNames), PRIVATE);
+      expectSafe(renderRankedProfile(t, profile), PRIVATE);
+      expectSafe(renderRankedProfileRegion(t, { region: 9 }), PRIVATE);
+      expectSafe(renderMatchHistory(t, matches, 4, longNames), PRIVATE);
     }
     expect(renderOwnListings(en, listings, skinName).embeds![0]!.footer?.text).toBe('25 of 80 shown.');
     expect(renderTrades(en, trades, 1, () => undefined).embeds![0]!.fields![0]!.value).toContain(

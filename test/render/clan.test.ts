@@ -45,7 +45,9 @@ describe('clan profile', () => {
     const payload = renderClanProfile(en, clan, NOW);
     expectSafe(payload);
     expect(embedOf(payload).title).toBe('\\*\\_\\~\\|Ghosts\\|\\~\\_\\*');
-    expect(decodeComponentId(customIds(payload)[0] ?? '')?.args[0]).toBe(live.sandbox.world.samples.markdownClan);
+    expect(decodeComponentId(customIds(payload)[0] ?? '')?.args[0]).toBe(
+      live.sandbox.world.samples.markdownClan,
+    );
   });
 
   it('renders in German with German labels and number format', async () => {
@@ -228,5 +230,4 @@ describe('/clan command', () => {
     expect(pageOf('2.5')).toBe(1);
     expect(pageOf('x')).toBe(1);
   });
-
 });

@@ -315,5 +315,4 @@ describe('leaderboard command', () => {
         ?.choices?.map((c) => c.name),
     ).toEqual(['Asia', 'Europe', 'North America']);
   });
-
 });

@@ -16,7 +16,6 @@ import {
 import type { ReplyPayload } from '../../src/render/payload.ts';
 import { REGION_KEYS } from '../../src/sandbox/names.ts';
 import {
-  HOSTILE,
   LONG_HOSTILE,
   buttons,
   descriptionLines,
@@ -169,5 +168,4 @@ describe('lobbies command', () => {
       expect(Object.keys(choice.name_localizations ?? {})).toHaveLength(LOCALES.length - 1);
     }
   });
-
 });

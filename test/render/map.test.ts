@@ -207,7 +207,9 @@ describe('map leaderboard', () => {
       })),
     };
     for (const t of [en, fr]) expectSafe(renderMapLeaderboard(t, { name: LONG, data, page: 1, now: NOW }));
-    expect(descriptionLines(renderMapLeaderboard(en, { name: 'x', data, page: 1, now: NOW }))).toHaveLength(25);
+    expect(descriptionLines(renderMapLeaderboard(en, { name: 'x', data, page: 1, now: NOW }))).toHaveLength(
+      25,
+    );
 
     const sparse: MapLeaderboard = { entries: [{ player_name: 'Only' }], leaderboard_type: 'laps' };
     const payload = renderMapLeaderboard(en, { name: 'M', data: sparse, page: 1, now: NOW });
@@ -299,7 +301,9 @@ describe('featured maps', () => {
     expect(rows.length).toBeLessThanOrEqual(41);
     expect(rows.at(-1)).toBe(`…and ${100 - (rows.length - 1)} more`);
     expect(rows[0]).toBe(`**1.** ${text(HOSTILE, 80)}`);
-    const short = descriptionLines(renderFeaturedMaps(en, { maps: many.maps.map((map) => ({ ...map, name: 'M' })) }));
+    const short = descriptionLines(
+      renderFeaturedMaps(en, { maps: many.maps.map((map) => ({ ...map, name: 'M' })) }),
+    );
     expect(short).toHaveLength(41);
     expect(short.at(-1)).toBe('…and 60 more');
 
@@ -346,7 +350,7 @@ describe('/map command', () => {
   });
 
   it('offers its eight choices (board type and order) in the localized definition', () => {
-    const count = (node: { choices?: unknown[]; options?: unknown[] }): number =>
+    const count = (node: { choices?: unknown[] | undefined; options?: unknown[] | undefined }): number =>
       (node.choices?.length ?? 0) +
       (node.options ?? []).reduce<number>((sum, option) => sum + count(option as typeof node), 0);
     expect(count(localizeCommand(command.data, 'map', translations))).toBe(8);

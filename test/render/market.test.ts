@@ -1,88 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listingsArgs, skinChoices } from '../../commands/market.ts';
-import { TierClient } from '../../src/api/client.ts';
 import type { MarketSkin } from '../../src/api/schemas/index.ts';
-import { decodeComponentId } from '../../src/discord/component-id.ts';
 import { NameIndex } from '../../src/discord/names.ts';
 import { UserError } from '../../src/discord/user-error.ts';
-import { Translations } from '../../src/i18n/index.ts';
 import { CHART_FILE, renderMarketSkin, utcDay } from '../../src/render/market.ts';
-import type { ReplyPayload } from '../../src/render/payload.ts';
-import {
-  checkAutocompleteChoices,
-  checkMessageLimits,
-  codePointLength,
-  DiscordLimits,
-} from '../../src/render/text.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { checkAutocompleteChoices } from '../../src/render/text.ts';
+import { HOSTILE, buttons, expectSafe, fieldsOf, translators, useSandboxApi } from '../support/render.ts';
 
-const translations = new Translations();
-const en = translations.for('en-US');
-const fr = translations.for('fr');
-const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const { en, fr } = translators;
 
-let sandbox: Sandbox;
-let client: TierClient;
+const live = useSandboxApi({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
 let now: number;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
-  client = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.default });
+beforeAll(() => {
   now = Date.now();
 });
 
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
-
-function expectSafe(payload: ReplyPayload): void {
-  expect(checkMessageLimits(payload)).toEqual([]);
-  const serialized = JSON.stringify({
-    content: payload.content,
-    embeds: payload.embeds,
-    components: payload.components,
-  });
-  expect(serialized).not.toMatch(/@(everyone|here)/);
-  expect(serialized).not.toContain('<@');
-  for (const embed of payload.embeds ?? []) {
-    const texts = [
-      embed.title,
-      embed.description,
-      embed.footer?.text,
-      ...(embed.fields ?? []).flatMap((f) => [f.name, f.value]),
-    ];
-    for (const value of texts) expect(value ?? '').not.toMatch(/(^|[^\\])\]\(/);
-  }
-  for (const file of payload.files ?? []) {
-    expect(file.data.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
-    expect(codePointLength(file.description ?? '')).toBeLessThanOrEqual(DiscordLimits.attachmentDescription);
-  }
-}
-
-function fieldsOf(payload: ReplyPayload): Record<string, string> {
-  return Object.fromEntries((payload.embeds?.[0]?.fields ?? []).map((f) => [f.name, f.value]));
-}
-
-function buttons(payload: ReplyPayload) {
-  const row = payload.components?.[0];
-  if (!row) throw new Error('no component row');
-  return row.components.map((component) => {
-    if (!('custom_id' in component)) throw new Error('a button without custom id');
-    return {
-      id: component.custom_id,
-      label: 'label' in component ? component.label : undefined,
-      disabled: 'disabled' in component ? component.disabled : undefined,
-    };
-  });
-}
-
 describe('market skin', () => {
   it('renders prices, the first listings page, top owners and the chart from the sandbox', async () => {
-    const index = sandbox.world.samples.skinIndex;
-    const skinName = sandbox.world.skins[index]?.name;
-    const data = await client.api.marketSkin({ skinIndex: index, days: 30, page: 1 });
+    const index = live.sandbox.world.samples.skinIndex;
+    const skinName = live.sandbox.world.skins[index]?.name;
+    const data = await live.client.api.marketSkin({ skinIndex: index, days: 30, page: 1 });
     const payload = renderMarketSkin(en, { data, skinName, days: 30, page: 1, now });
     expectSafe(payload);
 
@@ -114,16 +52,16 @@ describe('market skin', () => {
     expect(previous?.disabled).toBe(true);
     expect(label?.label).toBe(`Page 1 of ${totalPages}`);
     expect(next?.disabled).toBe(false);
-    const nextId = decodeComponentId(next?.id ?? '');
+    const nextId = next?.id;
     expect(nextId).toMatchObject({ command: 'market', action: 'listings', args: [String(index), '30', '2'] });
     expect(listingsArgs(nextId?.args ?? [])).toEqual({ skinIndex: index, days: 30, page: 2 });
   });
 
   it('numbers the listings of a later page on from the earlier ones, and ends paging on the last', async () => {
-    const index = sandbox.world.samples.skinIndex;
-    const first = await client.api.marketSkin({ skinIndex: index, days: 7, page: 1 });
+    const index = live.sandbox.world.samples.skinIndex;
+    const first = await live.client.api.marketSkin({ skinIndex: index, days: 7, page: 1 });
     const last = Math.ceil((first.total_listings ?? 0) / 10);
-    const data = await client.api.marketSkin({ skinIndex: index, days: 7, page: last });
+    const data = await live.client.api.marketSkin({ skinIndex: index, days: 7, page: last });
     const payload = renderMarketSkin(fr, { data, skinName: undefined, days: 7, page: last, now });
     expectSafe(payload);
     expect(payload.embeds?.[0]?.title).toBe(`Skin #${index}`);

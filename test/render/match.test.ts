@@ -1,55 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseMatchId } from '../../commands/match.ts';
-import { TierClient } from '../../src/api/client.ts';
 import type { MatchDetails, MatchParticipant } from '../../src/api/schemas/index.ts';
 import { UserError } from '../../src/discord/user-error.ts';
-import { Translations } from '../../src/i18n/index.ts';
 import { groupTeams, renderMatch } from '../../src/render/match.ts';
-import { Colors, type ReplyPayload } from '../../src/render/payload.ts';
-import { checkMessageLimits } from '../../src/render/text.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { Colors } from '../../src/render/payload.ts';
+import { HOSTILE, expectSafe, fieldsOf, translators, useSandboxApi } from '../support/render.ts';
 
-const translations = new Translations();
-const en = translations.for('en-US');
-const pl = translations.for('pl');
-const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
-
-let sandbox: Sandbox;
-let client: TierClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
-  client = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.default });
-});
-
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
-
-function expectSafe(payload: ReplyPayload): void {
-  expect(checkMessageLimits(payload)).toEqual([]);
-  const serialized = JSON.stringify({
-    content: payload.content,
-    embeds: payload.embeds,
-    components: payload.components,
-  });
-  expect(serialized).not.toMatch(/@(everyone|here)/);
-  expect(serialized).not.toContain('<@');
-  for (const embed of payload.embeds ?? []) {
-    const texts = [
-      embed.title,
-      embed.description,
-      embed.footer?.text,
-      ...(embed.fields ?? []).flatMap((f) => [f.name, f.value]),
-    ];
-    for (const value of texts) expect(value ?? '').not.toMatch(/(^|[^\\])\]\(/);
-  }
-}
-
-function fieldsOf(payload: ReplyPayload): Record<string, string> {
-  return Object.fromEntries((payload.embeds?.[0]?.fields ?? []).map((f) => [f.name, f.value]));
-}
+const { en, pl } = translators;
+const live = useSandboxApi({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
 
 function player(
   name: string,
@@ -76,9 +34,9 @@ function player(
 
 describe('match', () => {
   it('renders a sandbox match: overview, then each team coloured by its result, ids kept exact', async () => {
-    const id = sandbox.world.samples.matchId;
-    const match = await client.api.match({ matchId: id });
-    const maps = await client.api.officialMaps();
+    const id = live.sandbox.world.samples.matchId;
+    const match = await live.client.api.match({ matchId: id });
+    const maps = await live.client.api.officialMaps();
     const mapName = maps.find((map) => map.id === match.map)?.name;
     expect(mapName).toBeDefined();
     const payload = renderMatch(en, { match, mapName });
@@ -119,9 +77,9 @@ describe('match', () => {
   });
 
   it('shows a drawn sandbox match as a draw for both teams, in another locale', async () => {
-    const drawn = sandbox.world.matches.find((m) => m.participants[0]?.result === -1);
+    const drawn = live.sandbox.world.matches.find((m) => m.participants[0]?.result === -1);
     expect(drawn).toBeDefined();
-    const match = await client.api.match({ matchId: drawn?.id ?? '' });
+    const match = await live.client.api.match({ matchId: drawn?.id ?? '' });
     const payload = renderMatch(pl, { match, mapName: undefined });
     expectSafe(payload);
     const [, ...teams] = payload.embeds ?? [];

@@ -1,7 +1,4 @@
-import type { APIEmbed } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { command } from '../../commands/turf.ts';
-import { TierClient } from '../../src/api/client.ts';
+import { describe, expect, it } from 'vitest';
 import {
   TurfClanEarningsSchema,
   TurfClanPlayersSchema,
@@ -11,11 +8,7 @@ import {
   TurfPlayerSchema,
   TurfStatusSchema,
 } from '../../src/api/schemas/index.ts';
-import { localizeCommand } from '../../src/discord/localize.ts';
-import { LOCALES, Translations } from '../../src/i18n/index.ts';
-import type { ReplyPayload } from '../../src/render/payload.ts';
 import { Colors } from '../../src/render/payload.ts';
-import { checkMessageLimits } from '../../src/render/text.ts';
 import {
   RECENT_DAYS,
   TOP_CONTRIBUTORS,
@@ -26,65 +19,29 @@ import {
   renderTurfStatus,
   summarizeContributions,
 } from '../../src/render/turf.ts';
-import { TURF_MAP_IDS, startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { TURF_MAP_IDS } from '../../src/sandbox/index.ts';
 import { turfDay, turfDayDate } from '../../src/turf/days.ts';
+import {
+  HOSTILE,
+  LONG_HOSTILE,
+  embedOf,
+  expectSafe,
+  requireField,
+  translators,
+  useSandboxApi,
+} from '../support/render.ts';
 
 const NOW = Date.UTC(2026, 4, 20, 12, 0, 0);
 const TODAY = 64;
-const HOSTILE = '**@everyone** <@123> # head [x](http://e.vil)';
-const LONG_HOSTILE = `${HOSTILE} `.repeat(40);
 
-const translations = new Translations();
-const en = translations.for('en-US');
-const de = translations.for('de');
-
-let sandbox: Sandbox;
-let client: TierClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => NOW });
-  client = new TierClient({ urls: sandbox.urls });
-});
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
-
-function embedOf(payload: ReplyPayload): APIEmbed {
-  const embed = payload.embeds?.[0];
-  if (!embed) throw new Error('no embed');
-  return embed;
-}
-
-function visibleText(payload: ReplyPayload): string {
-  const parts: string[] = [payload.content ?? ''];
-  for (const embed of payload.embeds ?? []) {
-    parts.push(embed.title ?? '', embed.description ?? '', embed.footer?.text ?? '');
-    for (const f of embed.fields ?? []) parts.push(f.name, f.value);
-  }
-  return parts.join('\n');
-}
-
-function expectSafe(payload: ReplyPayload): void {
-  expect(checkMessageLimits(payload)).toEqual([]);
-  const seen = visibleText(payload);
-  expect(seen).not.toMatch(/@everyone|@here/);
-  expect(seen).not.toContain('<@');
-  expect(seen).not.toMatch(/(?<!\\)\[[^\]\n]*(?<!\\)\]\(/);
-  expect(seen).not.toMatch(/^#/m);
-}
-
-function fieldValue(embed: APIEmbed, name: string): string {
-  const found = embed.fields?.find((f) => f.name === name);
-  if (!found) throw new Error(`no field ${name}`);
-  return found.value;
-}
+const { en, de } = translators;
+const live = useSandboxApi({ now: () => NOW }, 'none');
 
 const escaped = (name: string) => name.replaceAll('_', '\\_');
 
 describe('turf status', () => {
   it('renders every sandbox turf map by name with its holder and top five clans', async () => {
-    const status = await client.api.turfStatus();
+    const status = await live.client.api.turfStatus();
     const payload = renderTurfStatus(en, { status, now: NOW });
     expectSafe(payload);
     const embed = embedOf(payload);
@@ -92,7 +49,7 @@ describe('turf status', () => {
     expect(embed.description).toBe(`Today: Day 64 (May 20) · ends <t:${turfDayDate(TODAY + 1) / 1000}:R>`);
     expect(embed.fields?.map((f) => f.name.replace(/^\S+ /, ''))).toEqual(['Burg', 'Sandstorm', 'Subzero']);
     for (const map of status.maps) {
-      const value = fieldValue(embed, `${map.owner ? '👑' : '🏳️'} ${mapLabel(en, map.map_id)}`);
+      const value = requireField(embed, `${map.owner ? '👑' : '🏳️'} ${mapLabel(en, map.map_id)}`);
       const rows = value.split('\n');
       expect(rows[0]).toBe(
         map.owner ? `👑 Held by **${escaped(map.owner.clan_name)}**` : 'Nobody holds this map today.',
@@ -147,17 +104,17 @@ describe('turf status', () => {
 
 describe('turf clan', () => {
   async function clanView(clanName: string) {
-    const { clan_id: clanId } = await client.api.clanByName({ clanName });
+    const { clan_id: clanId } = await live.client.api.clanByName({ clanName });
     return {
-      clan: await client.api.turfClan({ clanId }),
-      earnings: await client.api.turfClanEarnings({ clanId }),
-      players: await client.api.turfClanPlayers({ clanId }),
+      clan: await live.client.api.turfClan({ clanId }),
+      earnings: await live.client.api.turfClanEarnings({ clanId }),
+      players: await live.client.api.turfClanPlayers({ clanId }),
       now: NOW,
     };
   }
 
   it('renders a sandbox clan that holds a map: gold, its maps, earnings, total and top contributors', async () => {
-    const status = await client.api.turfStatus();
+    const status = await live.client.api.turfStatus();
     const holder = status.maps.find((m) => m.owner)?.owner;
     if (!holder) throw new Error('the sandbox has no turf holder today');
     const view = await clanView(holder.clan_name);
@@ -166,17 +123,17 @@ describe('turf clan', () => {
     const embed = embedOf(payload);
     expect(embed.title).toBe(`Turf wars · ${escaped(holder.clan_name)}`);
     expect(embed.color).toBe(Colors.gold);
-    const maps = fieldValue(embed, 'Maps held').split('\n');
+    const maps = requireField(embed, 'Maps held').split('\n');
     expect(maps).toEqual((view.clan.maps_owned ?? []).map((id) => `👑 ${mapLabel(en, id)}`));
-    const earnings = fieldValue(embed, 'Earnings (recent days)').split('\n');
+    const earnings = requireField(embed, 'Earnings (recent days)').split('\n');
     expect(earnings).toHaveLength(Math.min(RECENT_DAYS, view.earnings.days.length));
     const newest = [...view.earnings.days].sort((a, b) => b.day - a.day)[0]!;
     expect(earnings[0]).toBe(
       `Day ${newest.day} (${dayDate(en, newest.day)}) · **${en.n(newest.kr ?? 0)}** KR`,
     );
     const total = view.earnings.days.reduce((sum, d) => sum + (d.kr ?? 0), 0);
-    expect(fieldValue(embed, 'Earned this season')).toBe(`${en.n(total)} KR`);
-    const contributors = fieldValue(embed, 'Top contributors · Day 64 (May 20)').split('\n');
+    expect(requireField(embed, 'Earned this season')).toBe(`${en.n(total)} KR`);
+    const contributors = requireField(embed, 'Top contributors · Day 64 (May 20)').split('\n');
     expect(contributors.length).toBeLessThanOrEqual(TOP_CONTRIBUTORS);
     const best = [...view.players.players].sort((a, b) => (b.points ?? 0) - (a.points ?? 0))[0]!;
     expect(contributors[0]).toContain(
@@ -186,7 +143,7 @@ describe('turf clan', () => {
   });
 
   it('renders the sample clan (info colour when it holds nothing) and in German', async () => {
-    const view = await clanView(sandbox.world.samples.clan);
+    const view = await clanView(live.sandbox.world.samples.clan);
     const payload = renderTurfClan(en, view);
     expectSafe(payload);
     expect(embedOf(payload).color).toBe((view.clan.maps_owned ?? []).length > 0 ? Colors.gold : Colors.info);
@@ -210,10 +167,10 @@ describe('turf clan', () => {
     });
     expectSafe(payload);
     const embed = embedOf(payload);
-    expect(fieldValue(embed, 'Position today')).toBe('Unranked');
-    expect(fieldValue(embed, 'Maps held')).toBe('None');
-    expect(fieldValue(embed, 'Earnings (recent days)')).toBe('No earnings this season yet.');
-    expect(fieldValue(embed, 'Earned this season')).toBe('0 KR');
+    expect(requireField(embed, 'Position today')).toBe('Unranked');
+    expect(requireField(embed, 'Maps held')).toBe('None');
+    expect(requireField(embed, 'Earnings (recent days)')).toBe('No earnings this season yet.');
+    expect(requireField(embed, 'Earned this season')).toBe('0 KR');
     expect(embed.color).toBe(Colors.info);
   });
 
@@ -242,21 +199,23 @@ describe('turf clan', () => {
       now: NOW,
     });
     expectSafe(payload);
-    expect(fieldValue(embedOf(payload), 'Gehaltene Karten')).toContain('Karte 99');
+    expect(requireField(embedOf(payload), 'Gehaltene Karten')).toContain('Karte 99');
   });
 });
 
 describe('turf player', () => {
   it('renders a sandbox player: per map, recent days, earnings and the season total', async () => {
-    const { clan_id: clanId } = await client.api.clanByName({ clanName: sandbox.world.samples.clan });
-    const someone = (await client.api.turfClanPlayers({ clanId })).players[0];
+    const { clan_id: clanId } = await live.client.api.clanByName({
+      clanName: live.sandbox.world.samples.clan,
+    });
+    const someone = (await live.client.api.turfClanPlayers({ clanId })).players[0];
     if (!someone) throw new Error('nobody of the sample clan plays turf today');
-    const found = await client.api.gamePlayer({ playerName: someone.player_name ?? '' });
+    const found = await live.client.api.gamePlayer({ playerName: someone.player_name ?? '' });
     const playerId = found.player_id;
     const view = {
-      player: await client.api.turfPlayer({ playerId }),
-      contributions: await client.api.turfPlayerContributions({ playerId }),
-      earnings: await client.api.turfPlayerEarnings({ playerId }),
+      player: await live.client.api.turfPlayer({ playerId }),
+      contributions: await live.client.api.turfPlayerContributions({ playerId }),
+      earnings: await live.client.api.turfPlayerEarnings({ playerId }),
       now: NOW,
     };
     const payload = renderTurfPlayer(en, view);
@@ -265,15 +224,15 @@ describe('turf player', () => {
     expect(embed.title).toBe(`Turf wars · ${escaped(found.player_name)}`);
     expect(embed.description?.split('\n')[0]).toBe(`Clan: **${escaped(view.player.clan_name ?? '')}**`);
     const points = view.contributions.contributions.reduce((sum, c) => sum + (c.points ?? 0), 0);
-    expect(fieldValue(embed, 'Points this season')).toBe(en.n(points));
+    expect(requireField(embed, 'Points this season')).toBe(en.n(points));
     const summary = summarizeContributions(view.contributions.contributions);
-    expect(fieldValue(embed, 'Per map').split('\n')).toHaveLength(summary.maps.length);
-    expect(fieldValue(embed, 'Recent days').split('\n')).toHaveLength(
+    expect(requireField(embed, 'Per map').split('\n')).toHaveLength(summary.maps.length);
+    expect(requireField(embed, 'Recent days').split('\n')).toHaveLength(
       Math.min(RECENT_DAYS, summary.days.length),
     );
-    expect(fieldValue(embed, 'Recent days').split('\n')[0]).toContain(`Day ${TODAY} (May 20)`);
+    expect(requireField(embed, 'Recent days').split('\n')[0]).toContain(`Day ${TODAY} (May 20)`);
     const earned = view.earnings.earnings.reduce((sum, e) => sum + (e.kr ?? 0), 0);
-    expect(fieldValue(embed, 'Earned this season')).toBe(`${en.n(earned)} KR`);
+    expect(requireField(embed, 'Earned this season')).toBe(`${en.n(earned)} KR`);
     expect(embed.color).toBe(earned > 0 ? Colors.gold : Colors.info);
     expectSafe(renderTurfPlayer(de, view));
   });
@@ -316,9 +275,9 @@ describe('turf player', () => {
     expectSafe(payload);
     const embed = embedOf(payload);
     expect(embed.description).toContain('Not in a clan');
-    expect(fieldValue(embed, 'Per map')).toBe('No turf contributions this season.');
-    expect(fieldValue(embed, 'Earned this season')).toBe('0 KR');
-    expect(fieldValue(embed, 'Days played')).toBe('0');
+    expect(requireField(embed, 'Per map')).toBe('No turf contributions this season.');
+    expect(requireField(embed, 'Earned this season')).toBe('0 KR');
+    expect(requireField(embed, 'Days played')).toBe('0');
   });
 });
 
@@ -330,62 +289,3 @@ describe('turf day dates', () => {
     expect(turfDay(NOW)).toBe(TODAY);
   });
 });
-
-describe('turf command', () => {
-  it('has a valid localized definition in every locale', () => {
-    expectValidDefinition(localizeCommand(command.data, 'turf', translations));
-  });
-
-  it('has the same keys in every locale', () => {
-    expectSameKeys('turf');
-  });
-});
-
-interface DefinitionNode {
-  name: string;
-  description?: string;
-  name_localizations?: Record<string, string | null> | null;
-  description_localizations?: Record<string, string | null> | null;
-  options?: unknown[];
-}
-
-function expectValidDefinition(root: unknown): void {
-  const valid = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
-  const walk = (node: DefinitionNode, siblings: Map<string, Set<string>>) => {
-    const names = Object.entries(node.name_localizations ?? {});
-    const descriptions = Object.values(node.description_localizations ?? {});
-    expect(names).toHaveLength(LOCALES.length - 1);
-    expect(descriptions).toHaveLength(LOCALES.length - 1);
-    for (const [locale, name] of [['en-US', node.name] as const, ...names]) {
-      expect(name).toMatch(valid);
-      expect(name).toBe(name?.toLocaleLowerCase(locale));
-      const seen = siblings.get(locale) ?? new Set<string>();
-      expect(seen.has(name ?? '')).toBe(false);
-      seen.add(name ?? '');
-      siblings.set(locale, seen);
-    }
-    for (const description of [node.description, ...descriptions]) {
-      expect(description?.length).toBeGreaterThanOrEqual(1);
-      expect(description?.length).toBeLessThanOrEqual(100);
-    }
-    const children = new Map<string, Set<string>>();
-    for (const option of node.options ?? []) walk(option as DefinitionNode, children);
-  };
-  walk(root as DefinitionNode, new Map());
-}
-
-function keysOf(value: unknown, prefix = ''): string[] {
-  if (typeof value !== 'object' || value === null) return [prefix];
-  return Object.entries(value).flatMap(([key, inner]) => keysOf(inner, prefix ? `${prefix}.${key}` : key));
-}
-
-function expectSameKeys(namespace: string): void {
-  const english = keysOf(translations.resources['en-US']?.[namespace]).sort();
-  expect(english.length).toBeGreaterThan(0);
-  for (const locale of LOCALES) {
-    expect({ locale, keys: keysOf(translations.resources[locale]?.[namespace]).sort() }).toEqual({
-      locale,
-      keys: english,
-    });
-  }
-}
