@@ -193,6 +193,12 @@ export class WorldIndex {
     return this.#postsById.get(id);
   }
 
+  /** A post written now: it becomes the player's newest. */
+  addPost(post: Post): void {
+    this.#postsByPlayer.set(post.playerId, [post, ...this.postsOf(post.playerId)]);
+    this.#postsById.set(post.id, post);
+  }
+
   /** Newest first. */
   listingsOf(playerId: number): readonly Listing[] {
     return this.#listingsBySeller.get(playerId) ?? [];

@@ -67,6 +67,10 @@ export interface Sandbox {
     publish(type: ApiEventType, mapId: number): ApiEvent;
     all(): readonly ApiEvent[];
   };
+  readonly posts: {
+    /** A player posts on their profile now (how `/link verify` finds its code); throws for an unknown name. */
+    add(playerName: string, text: string): void;
+  };
   readonly faults: FaultController;
   readonly requests: RequestLog;
   close(): Promise<void>;
@@ -121,6 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const general = new FixedWindows(options.rateLimit ?? DEFAULT_RULE);
   const eventsWindows = new FixedWindows(options.eventsRateLimit ?? DEFAULT_EVENTS_RULE);
   const closing = new AbortController();
+  let nextPost = 0;
 
   const sleep = (ms: number): Promise<void> => {
     if (closing.signal.aborted) return Promise.reject(new Error('sandbox closed'));
@@ -351,6 +356,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return eventStore.publish(type, map, atMs);
       },
       all: () => eventStore.all(),
+    },
+    posts: {
+      add(playerName: string, text: string): void {
+        const player = world.players.find((p) => p.name.toLowerCase() === playerName.toLowerCase());
+        if (!player) throw new Error(`the sandbox world has no player named ${playerName}`);
+        const id = Math.max(0, ...world.posts.map((p) => p.id)) + 1 + nextPost++;
+        index.addPost({ id, playerId: player.id, dateMs: now(), text, votes: 0, commentCount: 0 });
+      },
     },
     close(): Promise<void> {
       closed ??= (async () => {

@@ -131,6 +131,14 @@ describe('players', () => {
     const posts = await api(`/api/player/${name}/posts?page=999`);
     expect(posts.body.data).toEqual({ page: 999, per_page: 10, posts: [] });
   });
+
+  it('shows a post written now as the newest one', async () => {
+    const name = sandbox.world.samples.verifiedPlayer;
+    sandbox.posts.add(name, 'KF-TEST01 is my code');
+    const posts = (await api(`/api/player/${name}/posts`)).body.data.posts as Array<{ text: string }>;
+    expect(posts[0]?.text).toBe('KF-TEST01 is my code');
+    expect(() => sandbox.posts.add('NobodyByThisName', 'x')).toThrow();
+  });
 });
 
 describe('clans', () => {

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -23,9 +21,8 @@ import {
 
 /**
  * The real bot (`startBot`) against the game sandbox and the Discord stand-in, with a sqlite store in
- * a temporary folder and every log line kept. Between the bot and the sandbox's `{base_url}` sits a
- * small proxy that can add posts to a player's latest posts (the sandbox's posts are fixed), so that
- * `/link verify` can find a code a test "posted".
+ * a temporary folder and every log line kept. A test "posts" on a player's profile through the
+ * sandbox, so that `/link verify` can find the code.
  */
 export const MANAGE_GUILD = PermissionFlagsBits.ManageGuild;
 
@@ -85,40 +82,6 @@ function commandOptions(
       ] as APIApplicationCommandInteractionDataOption[]);
 }
 
-async function startPostsProxy(target: string, injected: Map<string, string[]>): Promise<Server> {
-  const server = createServer((request, response) => {
-    void (async () => {
-      const url = new URL(request.url ?? '/', target);
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers[name] = value;
-      }
-      const upstream = await fetch(url, { method: request.method ?? 'GET', headers });
-      let body = await upstream.text();
-      const posts = /^\/api\/player\/([^/]+)\/posts$/.exec(url.pathname);
-      const extra = posts ? injected.get(decodeURIComponent(posts[1] ?? '').toLowerCase()) : undefined;
-      if (upstream.status === 200 && extra && (url.searchParams.get('page') ?? '1') === '1') {
-        const parsed = JSON.parse(body) as { data: { posts: unknown[] } };
-        const added = extra.map((text) => ({
-          date: new Date().toISOString(),
-          text,
-          votes: 0,
-          comment_count: 0,
-        }));
-        parsed.data.posts = [...added, ...parsed.data.posts].slice(0, 10);
-        body = JSON.stringify(parsed);
-      }
-      const out: Record<string, string> = {};
-      upstream.headers.forEach((value, name) => {
-        if (name === 'content-type' || name.startsWith('x-ratelimit')) out[name] = value;
-      });
-      response.writeHead(upstream.status, out).end(body);
-    })().catch(() => response.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-}
-
 export async function startHarness(options: { withSecret?: boolean } = {}): Promise<Harness> {
   const chunks: string[] = [];
   const logger = pino({ level: 'trace' }, { write: (chunk: string) => chunks.push(chunk) });
@@ -126,8 +89,6 @@ export async function startHarness(options: { withSecret?: boolean } = {}): Prom
   const secretKey = options.withSecret === false ? undefined : randomBytes(32);
   const sandbox = await startSandbox({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
   const standin = await startDiscordStandin({ token: discordToken });
-  const injected = new Map<string, string[]>();
-  const proxy = await startPostsProxy(sandbox.urls.base, injected);
   const storeDir = mkdtempSync(join(tmpdir(), 'killfeed-canary-'));
   const guild = standin.addGuild({ name: 'Moderators' });
   standin.addChannel(guild.id, { name: 'general' });
@@ -137,7 +98,7 @@ export async function startHarness(options: { withSecret?: boolean } = {}): Prom
   const config = loadConfig({
     DISCORD_TOKEN: discordToken,
     DISCORD_API_URL: standin.restUrl,
-    GAME_API_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    GAME_API_URL: sandbox.urls.base,
     GAME_LEGACY_URL: sandbox.urls.legacy,
     GAME_MATCHMAKER_URL: sandbox.urls.matchmaker,
     GAME_API_KEY: sandbox.keys.default,
@@ -150,7 +111,7 @@ export async function startHarness(options: { withSecret?: boolean } = {}): Prom
     bot = await startBot({ config, token: discordToken, logger });
     await bot.ready;
   } catch (error) {
-    await Promise.all([standin.close(), sandbox.close(), new Promise((resolve) => proxy.close(resolve))]);
+    await Promise.all([standin.close(), sandbox.close()]);
     rmSync(storeDir, { recursive: true, force: true });
     throw error;
   }
@@ -188,8 +149,7 @@ export async function startHarness(options: { withSecret?: boolean } = {}): Prom
     storeDir,
     logs: () => chunks.join(''),
     post(playerName, text) {
-      const key = playerName.toLowerCase();
-      injected.set(key, [text, ...(injected.get(key) ?? [])]);
+      sandbox.posts.add(playerName, text);
     },
     command,
     async throughModal(name, sub, value, values = {}, as = {}) {
@@ -216,7 +176,6 @@ export async function startHarness(options: { withSecret?: boolean } = {}): Prom
     async close() {
       await stop();
       await standin.close();
-      await new Promise((resolve) => proxy.close(resolve));
       await sandbox.close();
       rmSync(storeDir, { recursive: true, force: true });
     },
