@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { TierClient } from '../src/api/client.ts';
 import type { Clock } from '../src/api/clock.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
+import { mulberry32 } from '../src/sandbox/prng.ts';
 import { createStore } from '../src/store/index.ts';
 
 export type Figures = Record<string, number | string>;
@@ -21,17 +22,6 @@ class SteppingClock implements Clock {
   advanceTo(at: number): void {
     this.#now = Math.max(this.#now, at);
   }
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /** Ranks 0..n-1 drawn with probability proportional to 1/(rank+1)^s. */
