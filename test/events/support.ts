@@ -1,4 +1,3 @@
-import { stackEnvironment } from '../../src/demo/stack.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ApplicationCommandOptionType,
@@ -9,7 +8,9 @@ import {
   type Client,
 } from 'discord.js';
 import { pino } from 'pino';
+import { afterEach, beforeEach } from 'vitest';
 import { command as subscribe } from '../../commands/subscribe.ts';
+import { stackEnvironment } from '../../src/demo/stack.ts';
 import { command as subscriptions } from '../../commands/subscriptions.ts';
 import { command as unsubscribe } from '../../commands/unsubscribe.ts';
 import { TierClient } from '../../src/api/client.ts';
@@ -290,4 +291,37 @@ export function busiestWindow(times: readonly number[], windowMs: number): numbe
     best = Math.max(best, i - j + 1);
   }
   return best;
+}
+
+export interface WorldFixture {
+  /** The current test's world. */
+  readonly world: World;
+  /** A bot process on the current world (no commands unless asked), stopped after the test. */
+  readonly start: (options?: ProcessOptions) => Promise<Process>;
+}
+
+/** A fresh world for every test, and the processes each test starts, all stopped after it. */
+export function useWorldPerTest(): WorldFixture {
+  let current: World | undefined;
+  const processes: Process[] = [];
+  beforeEach(async () => {
+    current = await startWorld();
+  });
+  afterEach(async () => {
+    for (const process of processes.splice(0)) await process.stop();
+    await current?.close();
+    current = undefined;
+  });
+  const fixture: WorldFixture = {
+    get world(): World {
+      if (!current) throw new Error('the world exists only inside a test');
+      return current;
+    },
+    start: async (options = {}) => {
+      const process = await startProcess(fixture.world, { commands: false, ...options });
+      processes.push(process);
+      return process;
+    },
+  };
+  return fixture;
 }
