@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/net.ts';
 import { deployCommands } from '../../src/discord/deploy.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { startDiscordStandin, type DiscordStandin } from '../../src/standin/discord/index.ts';
@@ -17,17 +17,6 @@ afterAll(async () => {
   await discord.close();
   await sandbox.close();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function gameEnv(): Record<string, string> {
   return {

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/net.ts';
 import type { CommunityMap } from '../../src/sandbox/index.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import {
@@ -22,18 +22,6 @@ import {
 const REDIS_SERVER = '/usr/bin/redis-server';
 const available = existsSync(REDIS_SERVER);
 const required = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startRedis(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
