@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { REST, Routes, type RESTGetCurrentApplicationResult } from 'discord.js';
 import { ConfigError, loadConfig, loadDotEnv, requireDiscordToken } from '../config/index.ts';
 import { Translations } from '../i18n/index.ts';
@@ -46,4 +47,6 @@ async function main(): Promise<number> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1] ?? ''}`) process.exitCode = await main();
+// Run as `npm run deploy`; imported (by tests) it only exports deployCommands.
+const entry = process.argv[1];
+if (entry !== undefined && import.meta.url === pathToFileURL(entry).href) process.exitCode = await main();
