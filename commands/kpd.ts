@@ -17,8 +17,9 @@ import { askForSecret, submittedSecret } from '../src/secrets/modal.ts';
 
 /**
  * `/kpd`: a guild's moderators link a developer key with scope `kpd` (kept sealed, see
- * docs/secrets.md) and read the latest hacker reports with it. Linking and unlinking need Manage
- * Guild, checked by Discord (the default permission) and again here, also when the modal comes back.
+ * docs/secrets.md) and read the latest hacker reports with it. Every subcommand needs Manage Guild,
+ * checked by Discord (the default permission) and again here, also when the modal comes back and when a
+ * page button is clicked (the calls are the server's moderator data).
  */
 const MODAL_LIFETIME_MS = 15 * 60_000;
 
@@ -90,6 +91,7 @@ async function unlink(ctx: CommandContext): Promise<void> {
 
 async function showCalls(ctx: CommandContext | ComponentContext, page: number): Promise<void> {
   const guildId = guildOf(ctx);
+  requireManageGuild(ctx);
   const result = await kpdKeys(ctx.services).withKey(guildId, async (key) => {
     await ctx.defer({ ephemeral: true });
     try {

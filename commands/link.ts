@@ -4,7 +4,7 @@ import type { AutocompleteChoice, Command, CommandContext } from '../src/discord
 import { accountLinks } from '../src/discord/player-name.ts';
 import { UserError } from '../src/discord/user-error.ts';
 import { linkVerifications, MAX_CHECKS_PER_CODE, postsCarryCode } from '../src/link/verification.ts';
-import { timestamp } from '../src/render/common.ts';
+import { text, timestamp } from '../src/render/common.ts';
 import { renderLinkNotFound, renderLinkStarted, renderLinkVerified } from '../src/render/link.ts';
 
 /**
@@ -22,7 +22,7 @@ async function start(ctx: CommandContext): Promise<void> {
     playerName = profile.player_name;
   } catch (error) {
     if (error instanceof NotFoundError)
-      throw new UserError('link:errors.noPlayer', { name: requested.slice(0, 64) });
+      throw new UserError('link:errors.noPlayer', { name: text(requested, 64) });
     throw error;
   }
   ctx.services.names.remember('player', playerName);
@@ -54,7 +54,7 @@ async function verify(ctx: CommandContext): Promise<void> {
     );
   } catch (error) {
     if (error instanceof NotFoundError) {
-      throw new UserError('link:errors.noPlayer', { name: pending.playerName.slice(0, 64) });
+      throw new UserError('link:errors.noPlayer', { name: text(pending.playerName, 64) });
     }
     throw error;
   }

@@ -10,6 +10,7 @@ import type { NameIndex } from '../src/discord/names.ts';
 import { UserError } from '../src/discord/user-error.ts';
 import type { Translator } from '../src/i18n/index.ts';
 import { DEFAULT_DAYS, renderMarketSkin } from '../src/render/market.ts';
+import { truncate } from '../src/render/text.ts';
 
 const MIN_DAYS = 1;
 const MAX_DAYS = 120;
@@ -66,7 +67,7 @@ export function skinChoices(
   }
   return choices
     .slice(0, CHOICES)
-    .map((choice) => ({ name: choice.name.slice(0, 100), value: choice.value }));
+    .map((choice) => ({ name: truncate(choice.name, 100), value: choice.value }));
 }
 
 /** `market:listings:<skin>:<days>:<page>`; anything else is not a button this command made. */

@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import type { AutocompleteChoice, Command, OptionSpec } from '../src/discord/command.ts';
 import { UserError } from '../src/discord/user-error.ts';
-import { SUBSCRIPTION_KINDS, kindNamed } from '../src/events/kinds.ts';
+import { SUBSCRIPTION_KINDS, kindNamed, subscriptionIdentity } from '../src/events/kinds.ts';
 import {
   ANNOUNCEMENT_CHANNEL_TYPES,
   MANAGE_COMMAND_SCOPE,
@@ -24,7 +24,10 @@ const channel: OptionSpec = {
 
 /**
  * `/subscribe <kind> channel [...]`: one subcommand per subscription kind of the registry. Subscribing a
- * channel again to the same kind updates its options (and re-enables it if it was disabled).
+ * channel again to the same kind and filter (`SubscriptionKind.filters`: the same clan) updates its other
+ * options (and re-enables it if it was disabled). Creating one is atomic on every store: of concurrent
+ * calls for the same channel, kind and filter one creates and the others are told it exists, and a server
+ * never passes the limit (`SubscriptionRepository.add`).
  */
 export const command: Command = {
   data: {
@@ -50,8 +53,14 @@ export const command: Command = {
     const { options, notes = [] } = await kind.readOptions(ctx, permissions);
 
     const repository = new SubscriptionRepository(services.store);
+    const identity = subscriptionIdentity(target.id, kind, options);
     const existing = await repository.forGuild(guild.id);
-    const same = existing.find((s) => s.kind === kind.name && s.channelId === target.id);
+    const same = existing.find(
+      (s) =>
+        s.kind === kind.name &&
+        s.channelId === target.id &&
+        subscriptionIdentity(s.channelId, kind, s.options) === identity,
+    );
     const now = services.clock.now();
     let subscription: Subscription;
     if (same) {
@@ -65,10 +74,7 @@ export const command: Command = {
       };
       await repository.save(subscription);
     } else {
-      if (existing.length >= MAX_SUBSCRIPTIONS_PER_GUILD) {
-        throw new UserError('subscribe:errors.limit', { max: MAX_SUBSCRIPTIONS_PER_GUILD });
-      }
-      subscription = await repository.create({
+      const fields = {
         guildId: guild.id,
         channelId: target.id,
         kind: kind.name,
@@ -78,7 +84,13 @@ export const command: Command = {
         createdAt: now,
         since: now,
         state: { status: 'active' },
-      });
+      } as const;
+      const added = await repository.add(fields, identity, MAX_SUBSCRIPTIONS_PER_GUILD);
+      if (added.status === 'limit')
+        throw new UserError('subscribe:errors.limit', { max: MAX_SUBSCRIPTIONS_PER_GUILD });
+      if (added.status === 'exists')
+        throw new UserError('subscribe:errors.exists', { channel: `<#${target.id}>` });
+      subscription = added.subscription;
     }
     services.log.info(
       { guild: guild.id, channel: target.id, kind: kind.name, subscription: subscription.id },

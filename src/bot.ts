@@ -76,7 +76,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   );
 
   const health =
-    config.http.port === undefined ? undefined : await startHealthServer(config.http.port, client);
+    config.http.port === undefined ? undefined : await startHealthServer(config.http.port, client, store);
   void preloadStaticNames(services);
   // Keys sealed under an older SECRET_KEY are named in the log, so operators know who must relink.
   void reportKpdKeys(services).catch((error: unknown) =>
@@ -119,17 +119,28 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   };
 }
 
-/** `GET /healthz` answers 200 while the gateway is connected (the Dockerfile's HEALTHCHECK uses it). */
-async function startHealthServer(port: number, client: Client): Promise<Server> {
+/**
+ * `GET /healthz` answers 200 while the gateway is connected and the store answers, 503 with the reason
+ * otherwise (the Dockerfile's HEALTHCHECK uses it).
+ */
+async function startHealthServer(port: number, client: Client, store: Store): Promise<Server> {
   const server = createServer((request, response) => {
     if (request.method !== 'GET' || request.url !== '/healthz') {
       response.writeHead(404).end();
       return;
     }
-    const ok = client.isReady();
-    response.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ status: ok ? 'ok' : 'starting', ping: client.ws.ping }));
+    const { healthy, reason } = store.health;
+    const status = !client.isReady() ? 'starting' : healthy ? 'ok' : 'store-down';
+    response.writeHead(status === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        status,
+        ping: client.ws.ping,
+        store: healthy ? { status: 'ok' } : { status: 'down', reason },
+      }),
+    );
   });
+  server.maxConnections = 64; // like the webhook receiver's cap: a flood cannot use up our descriptors
   await new Promise<void>((resolve) => server.listen(port, resolve));
   return server;
 }

@@ -9,7 +9,12 @@ import type { CachePolicy } from './route.ts';
  * - Otherwise `load` runs, and concurrent identical requests share that one call (single flight).
  *
  * A small in-process map sits in front of the store, so a hot key costs no store round trip; the store
- * (SQLite, Redis or PostgreSQL) shares entries between restarts and processes.
+ * (SQLite, Redis or PostgreSQL) shares entries between restarts and processes. Both in-process maps are
+ * bounded in bytes (a value's JSON length) as well as in entries.
+ *
+ * The store is an optimisation, never a dependency: a read that fails is a miss, a write that fails
+ * leaves the freshly loaded value served all the same. The first failure of a burst is reported (reads
+ * and writes apart: a read-only store keeps answering reads).
  */
 export interface CacheBackend {
   get(key: string): Promise<unknown>;
@@ -36,23 +41,91 @@ export interface ReplyCacheOptions {
   readonly clock: Clock;
   /** Entries kept in process memory (least recently used leave first). */
   readonly memoryEntries?: number;
+  /** Bytes (of JSON) kept in process memory. Default {@link DEFAULT_MEMORY_BYTES}. */
+  readonly memoryBytes?: number;
   /** Called with a background refresh's failure (a stale value was served, so nobody else sees it). */
   readonly onRefreshError?: (key: string, error: unknown) => void;
+  /** Called with the first failed store read or write after one that worked (or since start). */
+  readonly onStoreError?: (operation: 'read' | 'write', key: string, error: unknown) => void;
+}
+
+export const DEFAULT_MEMORY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Least recently used entries leave first once either bound is passed. A value's size is the length of
+ * its JSON (what a store would hold); a value larger than the whole budget, or not JSON, is not kept.
+ */
+class ByteLru<V> {
+  readonly #entries = new Map<string, { value: V; bytes: number }>();
+  #bytes = 0;
+
+  constructor(
+    readonly maxEntries: number,
+    readonly maxBytes: number,
+  ) {}
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get(key: string): V | undefined {
+    const found = this.#entries.get(key);
+    if (!found) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, found);
+    return found.value;
+  }
+
+  delete(key: string): void {
+    const found = this.#entries.get(key);
+    if (!found) return;
+    this.#entries.delete(key);
+    this.#bytes -= found.bytes;
+  }
+
+  set(key: string, value: V, sized: unknown = value): void {
+    this.delete(key);
+    const bytes = jsonLength(sized);
+    if (bytes > this.maxBytes) return;
+    this.#entries.set(key, { value, bytes });
+    this.#bytes += bytes;
+    while (this.#bytes > this.maxBytes || this.#entries.size > this.maxEntries) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done) break;
+      this.delete(oldest.value);
+    }
+  }
+}
+
+function jsonLength(value: unknown): number {
+  try {
+    // `undefined` (and a function) have no JSON: `stringify` returns undefined for them.
+    return (JSON.stringify(value) as string | undefined)?.length ?? 0;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }
 
 export class ReplyCache {
   readonly #backend: CacheBackend;
   readonly #clock: Clock;
-  readonly #memory = new Map<string, Entry>();
-  readonly #memoryEntries: number;
+  readonly #memory: ByteLru<Entry>;
   readonly #inFlight = new Map<string, Promise<unknown>>();
   readonly #onRefreshError: (key: string, error: unknown) => void;
+  readonly #onStoreError: NonNullable<ReplyCacheOptions['onStoreError']>;
+  /** Whether the last store read, and the last write, failed (a burst of failures is reported once). */
+  readonly #storeFailing = { read: false, write: false };
 
   constructor(options: ReplyCacheOptions) {
     this.#backend = options.backend;
     this.#clock = options.clock;
-    this.#memoryEntries = options.memoryEntries ?? 5_000;
+    this.#memory = new ByteLru(options.memoryEntries ?? 5_000, options.memoryBytes ?? DEFAULT_MEMORY_BYTES);
     this.#onRefreshError = options.onRefreshError ?? (() => undefined);
+    this.#onStoreError = options.onStoreError ?? (() => undefined);
   }
 
   async cached<T>(key: string, policy: CachePolicy, load: () => Promise<T>): Promise<CacheHit<T>> {
@@ -97,14 +170,17 @@ export class ReplyCache {
   async #read(key: string): Promise<Entry | undefined> {
     const now = this.#clock.now();
     const local = this.#memory.get(key);
-    if (local && local.stale > now) {
-      this.#memory.delete(key);
-      this.#memory.set(key, local);
-      return local;
+    if (local && local.stale > now) return local;
+    let stored: unknown;
+    try {
+      stored = await this.#backend.get(key);
+      this.#storeFailing.read = false;
+    } catch (error) {
+      this.#storeFailed('read', key, error);
+      return undefined;
     }
-    const stored = await this.#backend.get(key);
     if (!isEntry(stored) || stored.stale <= now) return undefined;
-    this.#remember(key, stored);
+    this.#memory.set(key, stored, stored.v);
     return stored;
   }
 
@@ -115,17 +191,19 @@ export class ReplyCache {
       fresh: now + policy.ttlMs,
       stale: now + policy.ttlMs + (policy.staleMs ?? 0),
     };
-    this.#remember(key, entry);
-    await this.#backend.set(key, entry, entry.stale - now);
+    this.#memory.set(key, entry, value);
+    try {
+      await this.#backend.set(key, entry, entry.stale - now);
+      this.#storeFailing.write = false;
+    } catch (error) {
+      this.#storeFailed('write', key, error);
+    }
   }
 
-  #remember(key: string, entry: Entry): void {
-    this.#memory.delete(key);
-    this.#memory.set(key, entry);
-    if (this.#memory.size > this.#memoryEntries) {
-      const oldest = this.#memory.keys().next();
-      if (!oldest.done) this.#memory.delete(oldest.value);
-    }
+  #storeFailed(operation: 'read' | 'write', key: string, error: unknown): void {
+    if (this.#storeFailing[operation]) return;
+    this.#storeFailing[operation] = true;
+    this.#onStoreError(operation, key, error);
   }
 }
 
@@ -139,17 +217,31 @@ function isEntry(value: unknown): value is Entry {
   );
 }
 
-/** A process-local backend, for tests and for running without a store. */
-export function memoryBackend(): CacheBackend & { readonly size: number } {
-  const map = new Map<string, unknown>();
+export interface MemoryBackendOptions {
+  /** Default {@link DEFAULT_MEMORY_BYTES}. */
+  readonly maxBytes?: number;
+  readonly maxEntries?: number;
+}
+
+/** A process-local backend, for tests and for running without a store; it ignores TTLs (entries carry theirs). */
+export function memoryBackend(
+  options: MemoryBackendOptions = {},
+): CacheBackend & { readonly size: number; readonly bytes: number } {
+  const lru = new ByteLru<unknown>(
+    options.maxEntries ?? Number.POSITIVE_INFINITY,
+    options.maxBytes ?? DEFAULT_MEMORY_BYTES,
+  );
   return {
-    get: (key) => Promise.resolve(map.get(key)),
+    get: (key) => Promise.resolve(lru.get(key)),
     set: (key, value) => {
-      map.set(key, value);
+      lru.set(key, value);
       return Promise.resolve();
     },
     get size() {
-      return map.size;
+      return lru.size;
+    },
+    get bytes() {
+      return lru.bytes;
     },
   };
 }

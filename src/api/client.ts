@@ -8,6 +8,7 @@ import {
   InvalidReplyError,
   LocalRefusalError,
   RateLimitedError,
+  ReplyTooLargeError,
   TimeoutError,
   UpstreamError,
   type ReplyIssue,
@@ -18,7 +19,14 @@ import { decideRetry, defaultRetryPolicy, type RetryPolicy, type RetryState } fr
 import type { Host, ParamsOf, Refusable, ReplyOf, RouteDef } from './route.ts';
 import { routes } from './routes.ts';
 import { degradations } from './schemas/tolerant.ts';
-import { createPoolTransport, TransportFailure, type HttpResponse, type Transport } from './transport.ts';
+import {
+  BodyTooLargeFailure,
+  createPoolTransport,
+  DEFAULT_MAX_BODY_BYTES,
+  TransportFailure,
+  type HttpResponse,
+  type Transport,
+} from './transport.ts';
 
 /**
  * The shared tier client: one pipeline for every route of `routes.ts`.
@@ -74,6 +82,12 @@ export interface TierClientOptions {
   /** The key's general window until a reply tells otherwise (observed: 60 a minute). */
   readonly generalLimit?: BucketDefaults;
   readonly retryPolicy?: RetryPolicy;
+  /** The largest reply body read, in bytes; a larger one fails the call unread. Default 4 MiB. */
+  readonly maxReplyBytes?: number;
+  /** The deepest JSON nesting read; a deeper reply fails the call. Default 64. */
+  readonly maxReplyDepth?: number;
+  /** Bytes of replies kept in process memory in front of the cache store. Default 64 MiB. */
+  readonly memoryCacheBytes?: number;
 }
 
 const UNLIMITED: BucketDefaults = { limit: Number.POSITIVE_INFINITY, windowMs: 60_000 };
@@ -101,11 +115,15 @@ export class TierClient {
     this.#generalLimit = options.generalLimit ?? { limit: 60, windowMs: 60_000 };
     this.#limiter = new RateLimiter(this.#clock);
     const logger = options.logger;
+    const memoryBytes = options.memoryCacheBytes;
     this.#cache = new ReplyCache({
-      backend: options.cache ?? memoryBackend(),
+      backend: options.cache ?? memoryBackend(memoryBytes === undefined ? {} : { maxBytes: memoryBytes }),
       clock: this.#clock,
+      ...(memoryBytes === undefined ? {} : { memoryBytes }),
       onRefreshError: (key, error) =>
         logger?.warn({ key, err: describeError(error) }, 'background refresh failed'),
+      onStoreError: (operation, key, error) =>
+        logger?.warn({ operation, key, err: describeError(error) }, 'cache store failed'),
     });
     if (logger)
       degradations.listen((resource, field) => logger.warn({ resource, field }, 'reply field degraded'));
@@ -246,9 +264,17 @@ export class TierClient {
     try {
       this.#upstreamCalls += 1;
       options.onAttempt?.();
-      response = await this.#transport.send({ url, headers: auth.headers, signal });
+      response = await this.#transport.send({
+        url,
+        headers: auth.headers,
+        signal,
+        maxBytes: this.#options.maxReplyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
+      if (error instanceof BodyTooLargeFailure) {
+        throw new ReplyTooLargeError('bytes', error.limitBytes, name, { cause: error });
+      }
       if (error instanceof TransportFailure && error.reason === 'aborted') {
         throw new TimeoutError(`No reply within ${budget} ms`, budget, name);
       }
@@ -269,6 +295,7 @@ export class TierClient {
         tier: route.tier,
         route: name,
         nowMs: this.#clock.now(),
+        ...(this.#options.maxReplyDepth === undefined ? {} : { maxDepth: this.#options.maxReplyDepth }),
       });
     } catch (error) {
       if (error instanceof RateLimitedError)

@@ -85,6 +85,28 @@ export class UpstreamError extends ApiError {
   }
 }
 
+/**
+ * The reply was refused unread because of its size: more bytes than the limit, or JSON nested deeper
+ * than the limit. An upstream failure (the bot shows it as one), and never retried.
+ */
+export class ReplyTooLargeError extends UpstreamError {
+  constructor(
+    readonly measure: 'bytes' | 'depth',
+    readonly limit: number,
+    route?: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      measure === 'bytes'
+        ? `The reply is larger than ${limit} bytes`
+        : `The reply nests deeper than ${limit} levels`,
+      undefined,
+      route,
+      options,
+    );
+  }
+}
+
 /** The route's time budget (or the caller's deadline) ran out. */
 export class TimeoutError extends ApiError {
   readonly kind = 'timeout';

@@ -5,11 +5,12 @@ import {
   InvalidReplyError,
   NotFoundError,
   RateLimitedError,
+  ReplyTooLargeError,
   UnauthorizedError,
   UpstreamError,
   type ForbiddenReason,
 } from './errors.ts';
-import { parseJson } from './json.ts';
+import { JsonTooDeepError, parseJson } from './json.ts';
 import type { Host, Tier } from './route.ts';
 import type { HttpResponse } from './transport.ts';
 
@@ -23,6 +24,8 @@ export interface ReplyContext {
   readonly tier: Tier;
   readonly route: string;
   readonly nowMs: number;
+  /** The deepest JSON nesting read; deeper replies are refused. Default `DEFAULT_MAX_JSON_DEPTH`. */
+  readonly maxDepth?: number;
 }
 
 export function readReply(response: HttpResponse, context: ReplyContext): unknown {
@@ -71,10 +74,13 @@ export function retryAfterMs(response: HttpResponse, body: unknown, nowMs: numbe
 function parseBody(response: HttpResponse, context: ReplyContext): unknown {
   if (response.text === '') return undefined;
   try {
-    return parseJson(response.text);
-  } catch {
+    return parseJson(response.text, context.maxDepth);
+  } catch (error) {
     // An error status with a non-JSON body (a proxy's HTML page) still deserves its status's error.
     if (response.status >= 400) return undefined;
+    if (error instanceof JsonTooDeepError) {
+      throw new ReplyTooLargeError('depth', error.maxDepth, context.route, { cause: error });
+    }
     throw new InvalidReplyError('The reply is not JSON', [{ path: '', message: 'not JSON' }], context.route);
   }
 }

@@ -1,13 +1,34 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Interaction } from 'discord.js';
+import type { Clock } from '../api/clock.ts';
 import { ApiError } from '../api/errors.ts';
 import { pickLocale } from '../i18n/index.ts';
 import { renderError } from '../render/errors.ts';
 import type { ReplyPayload } from '../render/payload.ts';
+import { truncate } from '../render/text.ts';
+import { isStoreError } from '../store/index.ts';
 import type { Command, Loader, Services } from './command.ts';
 import { decodeComponentId } from './component-id.ts';
 import { Responder, type AnswerableInteraction } from './responder.ts';
 import { UserError } from './user-error.ts';
+
+export interface RouterOptions {
+  /**
+   * An interaction still unanswered after this long is deferred, whatever its handler waits for (Discord
+   * gives 3 s for the first response); autocomplete answers no choices then. Default 1500.
+   */
+  readonly deferAfterMs?: number;
+  /** How long `load` looks for a cached answer before it defers and calls the API. Default 500. */
+  readonly peekTimeoutMs?: number;
+  /** Waits for those timers (a manual clock in tests); unref'd timers by default. */
+  readonly sleep?: Clock['sleep'];
+}
+
+const unrefSleep: Clock['sleep'] = (ms, signal) =>
+  delay(Math.max(0, ms), undefined, { ref: false, ...(signal ? { signal } : {}) });
+
+const TIMED_OUT = Symbol('timed out');
 
 /**
  * Routes every interaction to its command's handler and makes sure each one is answered: errors
@@ -17,11 +38,31 @@ export class InteractionRouter {
   readonly #commands: ReadonlyMap<string, Command>;
   readonly #services: Services;
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #deferAfterMs: number;
+  readonly #peekTimeoutMs: number;
+  readonly #sleep: Clock['sleep'];
   #closing = false;
 
-  constructor(commands: readonly Command[], services: Services) {
+  constructor(commands: readonly Command[], services: Services, options: RouterOptions = {}) {
     this.#commands = new Map(commands.map((command) => [command.data.name, command]));
     this.#services = services;
+    this.#deferAfterMs = options.deferAfterMs ?? 1_500;
+    this.#peekTimeoutMs = options.peekTimeoutMs ?? 500;
+    this.#sleep = options.sleep ?? unrefSleep;
+  }
+
+  /** `work`, or {@link TIMED_OUT} once `ms` have passed first (`work` then goes on unheard). */
+  async #within<T>(ms: number, work: Promise<T>): Promise<T | typeof TIMED_OUT> {
+    const timer = new AbortController();
+    const timeout = this.#sleep(ms, timer.signal).then(
+      (): typeof TIMED_OUT => TIMED_OUT,
+      () => new Promise<never>(() => undefined),
+    );
+    try {
+      return await Promise.race([work, timeout]);
+    } finally {
+      timer.abort();
+    }
   }
 
   /** The `interactionCreate` listener. Never throws. */
@@ -50,11 +91,13 @@ export class InteractionRouter {
     if (interaction.isAutocomplete()) {
       const command = this.#commands.get(interaction.commandName);
       try {
-        const choices = command?.autocomplete
-          ? await command.autocomplete({ interaction, services, t, now })
+        const found = command?.autocomplete
+          ? await this.#within(this.#deferAfterMs, command.autocomplete({ interaction, services, t, now }))
           : [];
+        if (found === TIMED_OUT) log.warn({ command: interaction.commandName }, 'autocomplete too slow');
+        const choices = found === TIMED_OUT ? [] : found;
         await interaction.respond(
-          choices.slice(0, 25).map((c) => ({ name: c.name.slice(0, 100), value: c.value })),
+          choices.slice(0, 25).map((c) => ({ name: truncate(c.name, 100), value: c.value })),
         );
       } catch (error) {
         log.warn({ err: error, command: interaction.commandName }, 'autocomplete failed');
@@ -71,7 +114,17 @@ export class InteractionRouter {
         : undefined;
     if (!answerable) return;
     const responder = new Responder(answerable);
-    const loader = this.#loader(responder);
+    const loader = this.#loader(responder, log);
+    // Whatever the handler waits for (a store that hangs, a slow lookup), Discord gets its first response in time.
+    const watchdog = new AbortController();
+    void this.#sleep(this.#deferAfterMs, watchdog.signal).then(
+      () => {
+        if (responder.answered || responder.deferred || responder.showingModal) return;
+        log.debug('deferring a slow handler');
+        responder.defer().catch((error: unknown) => log.warn({ err: error }, 'could not defer'));
+      },
+      () => undefined,
+    );
 
     try {
       if (this.#closing) throw new UserError('common:errors.restarting');
@@ -99,12 +152,18 @@ export class InteractionRouter {
       if (!responder.answered) throw new Error('handler finished without answering');
     } catch (error) {
       const incident = randomUUID().slice(0, 8);
-      if (!(error instanceof UserError) && !(error instanceof ApiError)) {
+      let shown = error;
+      if (isStoreError(error)) {
+        log.warn({ err: error }, 'interaction failed: the store is not answering');
+        shown = new UserError('common:errors.storeDown');
+      } else if (!(error instanceof UserError) && !(error instanceof ApiError)) {
         log.error({ err: error, incident }, 'interaction failed');
       } else {
         log.debug({ err: error }, 'interaction refused');
       }
-      await this.#fail(responder, renderError(error, t, incident), log);
+      await this.#fail(responder, renderError(shown, t, incident), log);
+    } finally {
+      watchdog.abort();
     }
   }
 
@@ -116,8 +175,18 @@ export class InteractionRouter {
     }
   }
 
-  #loader(responder: Responder): Loader {
+  #loader(responder: Responder, log: Services['log']): Loader {
     const api = this.#services.api;
+    // A cached answer spares the defer, but only if the store gives it quickly; else it is a miss.
+    const peek = async (...args: Parameters<typeof api.peek>): Promise<unknown> => {
+      try {
+        const found = await this.#within(this.#peekTimeoutMs, api.peek(...args));
+        return found === TIMED_OUT ? undefined : found;
+      } catch (error) {
+        log.debug({ err: error }, 'cache peek failed');
+        return undefined;
+      }
+    };
     return {
       responder,
       defer: (options) => responder.defer(options),
@@ -125,7 +194,7 @@ export class InteractionRouter {
       load: async (name, params, options = {}) => {
         const { slow, ...credentials } = options;
         if (!responder.deferred && !responder.answered) {
-          const cached = slow || credentials.token ? undefined : await api.peek(name, params);
+          const cached = slow || credentials.token ? undefined : await peek(name, params);
           if (cached !== undefined) return cached as never;
           await responder.defer();
         }

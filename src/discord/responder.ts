@@ -25,6 +25,9 @@ export class Responder {
   #state: 'fresh' | 'deferred' | 'answered' = 'fresh';
   /** A defer in flight: concurrent loads of one handler share it instead of deferring twice. */
   #deferring: Promise<void> | undefined;
+  /** The deferred reply only the user sees (an ephemeral defer). */
+  #private = false;
+  #modal = false;
 
   constructor(interaction: AnswerableInteraction) {
     this.#interaction = interaction;
@@ -39,12 +42,18 @@ export class Responder {
     return this.#state === 'deferred';
   }
 
+  /** A modal is being shown: the first response is on its way. */
+  get showingModal(): boolean {
+    return this.#modal;
+  }
+
   defer(options: { ephemeral?: boolean } = {}): Promise<void> {
     if (this.#state !== 'fresh') return Promise.resolve();
     this.#deferring ??= (async () => {
       const interaction = this.#interaction;
       if (this.#updates && interaction.isMessageComponent()) await interaction.deferUpdate();
       else await interaction.deferReply(options.ephemeral ? { flags: MessageFlags.Ephemeral } : {});
+      this.#private = options.ephemeral === true && !this.#updates;
       this.#state = 'deferred';
     })();
     return this.#deferring;
@@ -56,6 +65,7 @@ export class Responder {
     if (this.#state !== 'fresh' || this.#deferring || interaction.isModalSubmit()) {
       throw new Error('a modal must be the first response to a command or a component');
     }
+    this.#modal = true;
     await interaction.showModal(modal);
     this.#state = 'answered';
   }
@@ -69,6 +79,10 @@ export class Responder {
       } else {
         await interaction.reply(toReply(payload));
       }
+    } else if (this.#state === 'deferred' && payload.ephemeral && !this.#private && !this.#updates) {
+      // A private answer after a public defer is never shown to everyone: the placeholder goes.
+      await interaction.deleteReply().catch(() => undefined);
+      await interaction.followUp(toReply(payload));
     } else if (this.#state === 'deferred') {
       await interaction.editReply(toEdit(payload));
     } else {
@@ -84,7 +98,7 @@ export class Responder {
     const ephemeral = { ...payload, ephemeral: true };
     if (this.#state === 'fresh') {
       await interaction.reply(toReply(ephemeral));
-    } else if (this.#state === 'deferred' && !this.#updates && interaction.ephemeral) {
+    } else if (this.#state === 'deferred' && !this.#updates && (this.#private || interaction.ephemeral)) {
       await interaction.editReply(toEdit(payload));
     } else if (this.#state === 'deferred' && !this.#updates) {
       // A public "thinking…" would show the error to everyone: remove it and answer privately.

@@ -19,7 +19,12 @@ import { DeliveryRepository, type Repositories } from './repositories.ts';
 /**
  * Delivery to Discord: every (subscription, event) pair is claimed, sent with a nonce derived from the
  * event and the channel (`enforce_nonce`, so a resend after a crash returns the first message instead
- * of posting again), then recorded. Sends go through discord.js's REST queue, paced below Discord's
+ * of posting again), then recorded. Before a post goes out, an intent with the time is written: Discord
+ * honours a nonce for 5 minutes only, so a resend later than that (the store was down between the send
+ * and its record, or the process was) could post a second message. Such a delivery is recorded
+ * `unconfirmed` and not sent again: at most once. Looking for the message in the channel instead is not
+ * possible in general: fetched messages carry no nonce, and reading history needs a permission the bot
+ * does not ask for. Sends go through discord.js's REST queue, paced below Discord's
  * global limit and a few at a time, so that commands keep being answered during a large fan-out.
  */
 
@@ -40,8 +45,16 @@ export interface DeliveryOptions {
   /** Attempts of one send against 5xx and network failures, with exponential backoff from `backoffMs`. */
   readonly attempts: number;
   readonly backoffMs: number;
-  /** Delivery passes (one per poll) before a delivery that keeps failing is given up and recorded failed. */
+  /**
+   * Delivery passes (one per poll) before an event whose delivery keeps failing (Discord, the network, or
+   * the announcement failing to render) is given up: recorded failed and set aside (quarantined).
+   */
   readonly maxPasses: number;
+  /**
+   * How long after its first use a nonce is trusted to make Discord return the earlier message instead of
+   * posting again: below Discord's 5 minutes, leaving room for the resend's own queueing and retries.
+   */
+  readonly nonceTrustMs: number;
 }
 
 export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = {
@@ -51,6 +64,7 @@ export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = {
   attempts: 3,
   backoffMs: 500,
   maxPasses: 5,
+  nonceTrustMs: 4 * 60_000,
 };
 
 type Outcome = 'done' | 'retry' | 'busy';
@@ -152,6 +166,7 @@ export class Deliverer {
   readonly #disabled = new Set<string>();
   /** Serialises passes over the inbox within this process (the poller and webhook deliveries). */
   #pass: Promise<unknown> = Promise.resolve();
+  #quarantined = 0;
 
   constructor(deps: DelivererDeps) {
     this.#deps = deps;
@@ -176,11 +191,12 @@ export class Deliverer {
 
   /** Delivers one pending event to every subscription it is for; 'done' once every delivery is recorded. */
   async deliver(pending: Pending, subscriptions: readonly Subscription[]): Promise<Outcome> {
-    const { repos, clock, options, log } = this.#deps;
+    const { repos, clock, options } = this.#deps;
     const event = pending.event;
     const targeted = subscriptions.filter((subscription) => targets(event, subscription));
+    const problems = new Map<string, string>();
     const outcomes = await pool(targeted, options.concurrency, (subscription) =>
-      this.#deliverOne(event, subscription),
+      this.#deliverOne(event, subscription, problems),
     );
     if (outcomes.every((outcome) => outcome === 'done')) {
       await repos.inbox.finish(event.key, clock.now());
@@ -198,12 +214,34 @@ export class Deliverer {
         at: clock.now(),
       });
     }
-    log.error(
-      { event: event.key, subscriptions: failed.map((s) => s.id) },
-      'gave up delivering an announcement',
-    );
-    await repos.inbox.finish(event.key, clock.now());
+    await this.#quarantine(pending, failed, problems);
     return 'done';
+  }
+
+  /** Sets an event that keeps failing aside, so that it no longer holds up the others: logged once, counted. */
+  async #quarantine(
+    pending: Pending,
+    failed: readonly Subscription[],
+    problems: ReadonlyMap<string, string>,
+  ): Promise<void> {
+    const { repos, clock, log } = this.#deps;
+    const reason = [...new Set(failed.map((s) => problems.get(s.id) ?? 'not delivered'))].join('; ');
+    await repos.inbox.quarantine(pending, reason, clock.now());
+    this.#quarantined += 1;
+    log.error(
+      {
+        event: pending.event.key,
+        subscriptions: failed.map((s) => s.id),
+        reason,
+        passes: pending.attempts + 1,
+      },
+      'announcement set aside after failing every pass',
+    );
+  }
+
+  /** Events set aside by this process since it started. */
+  get quarantined(): number {
+    return this.#quarantined;
   }
 
   #translator(subscription: Subscription): Translator {
@@ -211,7 +249,11 @@ export class Deliverer {
     return this.#deps.translations.for(pickLocale(guild?.preferredLocale, subscription.locale));
   }
 
-  async #deliverOne(event: AnnouncementEvent, subscription: Subscription): Promise<Outcome> {
+  async #deliverOne(
+    event: AnnouncementEvent,
+    subscription: Subscription,
+    problems: Map<string, string>,
+  ): Promise<Outcome> {
     const { repos, clock, options, holder, hook, log } = this.#deps;
     const key = DeliveryRepository.key(subscription.id, event.key);
     if (this.#disabled.has(`${subscription.id}@${subscription.since}`)) return 'done';
@@ -222,12 +264,35 @@ export class Deliverer {
       await repos.deliveries.release(key);
       return 'done';
     }
-    const kind = kindNamed(subscription.kind);
-    const plan = kind?.plan(event, subscription, this.#translator(subscription));
+    const context = { event: event.key, subscription: subscription.id };
+    let plan: DeliveryPlan | undefined;
+    try {
+      plan = kindNamed(subscription.kind)?.plan(event, subscription, this.#translator(subscription));
+    } catch (error) {
+      // Not Discord's fault: the event cannot be rendered. Tried again next pass, then set aside.
+      log.debug({ ...context, err: error }, 'announcement could not be prepared');
+      problems.set(subscription.id, `plan: ${error instanceof Error ? error.name : 'error'}`);
+      await repos.deliveries.release(key);
+      return 'retry';
+    }
+    if (plan?.action === 'post') {
+      const intent = await repos.deliveries.intent(key);
+      if (intent !== undefined && clock.now() - intent.at >= options.nonceTrustMs) {
+        log.warn(
+          { ...context, channel: subscription.channelId, intentAt: intent.at },
+          'announcement may have been posted already, past the nonce window: not posting it again',
+        );
+        await repos.deliveries.record(key, { outcome: 'unconfirmed', at: clock.now() });
+        await repos.deliveries.release(key);
+        return 'done';
+      }
+      if (intent === undefined) await repos.deliveries.intend(key, clock.now());
+    }
     let applied: Applied;
     try {
       applied = plan === undefined ? { outcome: 'skipped' } : await this.#apply(event, subscription, plan);
     } catch (error) {
+      problems.set(subscription.id, 'send');
       return this.#failed(error, event, subscription, key);
     }
     const info = { eventKey: event.key, subscriptionId: subscription.id };
@@ -248,7 +313,7 @@ export class Deliverer {
     });
     await hook?.('recorded', info);
     await repos.deliveries.release(key);
-    log.debug({ event: event.key, subscription: subscription.id, outcome: applied.outcome }, 'delivered');
+    log.debug({ ...context, outcome: applied.outcome }, 'delivered');
     return 'done';
   }
 

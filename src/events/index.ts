@@ -27,12 +27,16 @@ export type { Step, StepHook } from './delivery.ts';
  * newest event; nothing is replayed into new channels.
  */
 export interface Announcements {
-  /** The webhook receiver, when WEBHOOK_PORT, WEBHOOK_SECRET and WEBHOOK_SERVICE are set. */
+  /** The webhook receiver, when WEBHOOK_PORT, WEBHOOK_SECRET and WEBHOOK_SERVICE are set and it listens. */
   readonly webhook: { readonly port: number; readonly url: string } | undefined;
+  /** Why a configured receiver is not listening (e.g. `EADDRINUSE`); polling and delivery go on without it. */
+  readonly webhookError: string | undefined;
   /** Runs one poll of every source now (tests; the loop does this every EVENTS_POLL_SECONDS). */
   pollOnce(): Promise<void>;
   /** Delivers whatever is pending now (webhook events are delivered this way as they arrive). */
   flush(): Promise<void>;
+  /** Counters since start (metrics come later): `quarantined`, events set aside after failing every pass. */
+  readonly stats: { readonly quarantined: number };
   stop(): Promise<void>;
 }
 
@@ -54,6 +58,8 @@ export interface AnnouncementOptions {
   readonly webhookHost?: string;
   readonly webhookTimeoutMs?: number;
   readonly webhookMaxBodyBytes?: number;
+  /** Connections the receiver holds at once; default 256. */
+  readonly webhookMaxConnections?: number;
   /** Called at each step of storing and delivering (tests stop there, as a crash would). */
   readonly hook?: StepHook;
 }
@@ -166,19 +172,34 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
   };
 
   const stopped = () => stopping.signal.aborted;
+  // While polls fail (the store or the game API is down), the next one waits longer each time, up to eight
+  // intervals, and only the first failure of a run is a warning: no spinning, no log flood. Nothing is
+  // lost meanwhile: the cursor, the turf state and the inbox stay where the last good poll left them.
+  const maxWaitMs = 8 * intervalMs;
   const loop = async () => {
+    let failures = 0;
     while (!stopped()) {
+      let waitMs = intervalMs;
       try {
         await pollOnce();
+        if (failures > 0) log.info({ failures }, 'polling works again');
+        failures = 0;
       } catch (error) {
-        if (!stopped()) log.warn({ err: error }, 'poll failed; trying again next time');
+        if (!stopped()) {
+          failures += 1;
+          waitMs = Math.min(maxWaitMs, intervalMs * 2 ** Math.min(failures - 1, 3));
+          if (failures === 1)
+            log.warn({ err: error, waitMs }, 'poll failed; backing off until it works again');
+          else log.debug({ err: error, failures, waitMs }, 'poll failed again');
+        }
       }
-      await clock.sleep(intervalMs, stopping.signal).catch(() => undefined);
+      await clock.sleep(waitMs, stopping.signal).catch(() => undefined);
     }
   };
   const running = options.autoStart === false ? Promise.resolve() : loop();
 
   let receiver: WebhookReceiver | undefined;
+  let webhookError: string | undefined;
   if (config.webhook) {
     const webhook = config.webhook;
     receiver = await startWebhookReceiver({
@@ -192,6 +213,9 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
       log: log.child({ part: 'webhook' }),
       ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
       ...(options.webhookMaxBodyBytes === undefined ? {} : { maxBodyBytes: options.webhookMaxBodyBytes }),
+      ...(options.webhookMaxConnections === undefined
+        ? {}
+        : { maxConnections: options.webhookMaxConnections }),
       async onEvent(apiEvent) {
         const event = fromApiEvent(apiEvent, clock.now());
         const subscriptions = await repos.subscriptions.active();
@@ -200,14 +224,28 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
         if (!(await repos.inbox.accept(event))) return;
         if (client.isReady()) track(deliverer.deliverPending(stopping.signal));
       },
+    }).catch((error: unknown) => {
+      // Only the receiver is lost (the sender retries; the poller still finds every event): said loudly.
+      webhookError = (error as NodeJS.ErrnoException | undefined)?.code ?? 'failed';
+      log.error(
+        { port: webhook.port, code: webhookError, err: error },
+        'webhook receiver could not start; announcements go on by polling only',
+      );
+      return undefined;
     });
-    log.info({ url: receiver.url }, 'webhook receiver listening');
+    if (receiver) log.info({ url: receiver.url }, 'webhook receiver listening');
   }
 
   let shutdown: Promise<void> | undefined;
   return {
     webhook: receiver && { port: receiver.port, url: receiver.url },
+    webhookError,
     pollOnce,
+    stats: {
+      get quarantined() {
+        return deliverer.quarantined;
+      },
+    },
     flush: async () => {
       await ready;
       await deliverer.deliverPending(stopping.signal);

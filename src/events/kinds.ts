@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { NotFoundError } from '../api/errors.ts';
 import { EventSchema } from '../api/schemas/index.ts';
@@ -77,6 +78,11 @@ export interface SubscriptionKind {
   readonly needsApiKey: boolean;
   /** The subcommand's options after `channel` (canonical names; words in `subscribe.json`). */
   readonly options: readonly OptionSpec[];
+  /**
+   * The stored options that choose which events a subscription gets (a clan), as opposed to how they look
+   * (a role to ping): a channel has at most one subscription per kind and values of these.
+   */
+  readonly filters?: readonly string[];
   /** Reads and checks the subcommand's options; throws `UserError` to refuse. May call the game API. */
   readOptions(
     ctx: CommandContext,
@@ -173,6 +179,7 @@ const turfKind: SubscriptionKind = {
   name: 'turf',
   source: TURF_SOURCE,
   needsApiKey: false,
+  filters: ['clanId'],
   options: [
     {
       type: ApplicationCommandOptionType.String,
@@ -247,6 +254,20 @@ export const SUBSCRIPTION_KINDS: readonly SubscriptionKind[] = [mapsKind, turfKi
 
 export function kindNamed(name: string): SubscriptionKind | undefined {
   return SUBSCRIPTION_KINDS.find((kind) => kind.name === name);
+}
+
+/**
+ * What makes a subscription one of a kind in its server: its channel, its kind and the values of the
+ * kind's filters (hashed, so that it stays short whatever they hold).
+ */
+export function subscriptionIdentity(
+  channelId: string,
+  kind: SubscriptionKind,
+  options: SubscriptionOptions,
+): string {
+  const filters = [...(kind.filters ?? [])].sort().map((name) => [name, options[name] ?? null]);
+  const hash = createHash('sha256').update(JSON.stringify(filters)).digest('base64url').slice(0, 16);
+  return `${channelId}:${kind.name}:${hash}`;
 }
 
 /** The event types the events feed must ask for, for these subscriptions: one sorted list, one cursor. */

@@ -1,10 +1,36 @@
 import { z } from 'zod';
+import { MAX_TURF_DAY } from '../turf/days.ts';
 
 /**
  * What the announcement subsystem keeps in the store. Every stored value is plain JSON and is read back
  * through these schemas, so that a value written by an older version, or damaged, is skipped rather than
  * trusted.
  */
+
+const YEAR_MS = 365.25 * 86_400_000;
+/**
+ * How far from now an instant from upstream may be (checked where it enters, `sources.ts`); stored values
+ * keep a fixed bound of their own (years 1900 to 2300), so that nothing read back can make `Date` throw.
+ */
+export const MAX_TIME_DISTANCE_MS = 100 * YEAR_MS;
+export const EARLIEST_TIME_MS = Date.UTC(1900, 0, 1);
+export const LATEST_TIME_MS = Date.UTC(2300, 0, 1);
+
+/** An instant (epoch ms) inside the range a stored value may hold. */
+export const TimeSchema = z.number().min(EARLIEST_TIME_MS).max(LATEST_TIME_MS);
+/** An id from upstream: a finite, non-negative, safe integer. */
+export const UpstreamIdSchema = z.number().int().nonnegative();
+const TurfDaySchema = z.number().int().min(0).max(MAX_TURF_DAY);
+
+/** Whether an instant from upstream is within a century of now. */
+export function isSaneTime(at: number, now: number): boolean {
+  return Number.isFinite(at) && Math.abs(at - now) <= MAX_TIME_DISTANCE_MS;
+}
+
+/** Whether a value from upstream is an id ({@link UpstreamIdSchema}). */
+export function isUpstreamId(value: unknown): value is number {
+  return UpstreamIdSchema.safeParse(value).success;
+}
 
 /**
  * Why a subscription stopped: the Discord error that disabled it, named; or, for `kpd` subscriptions,
@@ -52,6 +78,13 @@ export const SubscriptionSchema = z.object({
    */
   since: z.number(),
   state: SubscriptionStateSchema,
+  /**
+   * Its place among the server's subscriptions (`0..MAX_SUBSCRIPTIONS_PER_GUILD - 1`) and its uniqueness
+   * key, both claimed atomically in the store when it was made (`SubscriptionRepository.add`). Absent on
+   * subscriptions made before they existed.
+   */
+  slot: z.number().int().nonnegative().optional(),
+  identity: z.string().min(1).optional(),
 });
 export type Subscription = z.output<typeof SubscriptionSchema>;
 
@@ -65,24 +98,43 @@ export const AnnouncementEventSchema = z.object({
   source: z.string().min(1),
   type: z.string().min(1),
   /** When it happened (epoch ms). */
-  at: z.number(),
+  at: TimeSchema,
   data: z.record(z.string(), z.unknown()),
 });
 export type AnnouncementEvent = z.output<typeof AnnouncementEventSchema>;
 
 export const PendingSchema = z.object({
   event: AnnouncementEventSchema,
-  /** Passes that ended with a delivery still failing (5xx, network) for one of its targets. */
+  /**
+   * Passes that ended with a delivery still failing for one of its targets (a 5xx, the network, or the
+   * announcement failing to render): at `maxPasses` the event is set aside (`InboxRepository.quarantine`).
+   */
   attempts: z.number().int().nonnegative(),
 });
 export type Pending = z.output<typeof PendingSchema>;
 
+/**
+ * `unconfirmed`: a send was attempted but not recorded (the store failed), and Discord's nonce window has
+ * passed since: it is not sent again, so a duplicate cannot happen (at most once).
+ */
 export const DeliverySchema = z.object({
-  outcome: z.enum(['sent', 'edited', 'skipped', 'disabled', 'failed']),
+  outcome: z.enum(['sent', 'edited', 'skipped', 'disabled', 'failed', 'unconfirmed']),
   messageId: z.string().optional(),
   at: z.number(),
 });
 export type Delivery = z.output<typeof DeliverySchema>;
+
+/** A send about to go out (written before it, see `delivery.ts`): when the nonce was first used. */
+export const IntentSchema = z.object({ at: z.number() });
+export type Intent = z.output<typeof IntentSchema>;
+
+/** An event set aside after failing to be delivered `maxPasses` times. */
+export const QuarantineSchema = z.object({
+  event: z.unknown(),
+  reason: z.string(),
+  at: z.number(),
+});
+export type Quarantine = z.output<typeof QuarantineSchema>;
 
 /** A posted announcement a later event may edit (the featured map's message, edited when unfeatured). */
 export const AnnouncementRefSchema = z.object({
@@ -96,28 +148,28 @@ export type AnnouncementRef = z.output<typeof AnnouncementRefSchema>;
 export const CursorSchema = z.object({ after: z.number().int().nonnegative(), at: z.number() });
 export type Cursor = z.output<typeof CursorSchema>;
 
-const TurfOwnerSchema = z.object({ clanId: z.number().int(), clanName: z.string() }).nullable();
+const TurfOwnerSchema = z.object({ clanId: UpstreamIdSchema, clanName: z.string() }).nullable();
 export type TurfOwner = z.output<typeof TurfOwnerSchema>;
 
 export const TurfStateSchema = z.object({
   /** Goes up by one with every stored change; derived event keys include it, so that they are stable. */
   version: z.number().int().nonnegative(),
-  day: z.number().int().optional(),
+  day: TurfDaySchema.optional(),
   owners: z.record(z.string(), TurfOwnerSchema),
 });
 export type TurfState = z.output<typeof TurfStateSchema>;
 
 export const TurfOwnerChangeSchema = z.object({
-  mapId: z.number().int(),
-  day: z.number().int().optional(),
+  mapId: UpstreamIdSchema,
+  day: TurfDaySchema.optional(),
   previous: TurfOwnerSchema,
   current: TurfOwnerSchema,
 });
 export type TurfOwnerChange = z.output<typeof TurfOwnerChangeSchema>;
 
 export const TurfDailySchema = z.object({
-  day: z.number().int(),
-  clanId: z.number().int(),
+  day: TurfDaySchema,
+  clanId: UpstreamIdSchema,
   clanName: z.string(),
   kr: z.number(),
 });

@@ -13,7 +13,15 @@ import {
   isWanted,
   kindNamed,
 } from './kinds.ts';
-import type { AnnouncementEvent, Subscription, TurfOwner, TurfState } from './model.ts';
+import { isTurfDay } from '../turf/days.ts';
+import {
+  isSaneTime,
+  isUpstreamId,
+  type AnnouncementEvent,
+  type Subscription,
+  type TurfOwner,
+  type TurfState,
+} from './model.ts';
 import type { Repositories } from './repositories.ts';
 
 /**
@@ -43,14 +51,17 @@ export interface SourceDeps {
   readonly hook?: StepHook | undefined;
 }
 
-/** An event of the game's feed (or of a webhook delivery) as an announcement event. */
+/**
+ * An event of the game's feed (or of a webhook delivery) as an announcement event. A creation time that
+ * is missing, unreadable or more than a century away from now is replaced by the time it was received.
+ */
 export function fromApiEvent(event: Event, receivedAt: number): AnnouncementEvent {
   const created = event.created_at === undefined ? Number.NaN : Date.parse(event.created_at);
   return {
     key: `e:${event.id}`,
     source: EVENTS_SOURCE,
     type: event.type,
-    at: Number.isFinite(created) ? created : receivedAt,
+    at: isSaneTime(created, receivedAt) ? created : receivedAt,
     data: { ...event },
   };
 }
@@ -102,10 +113,19 @@ export class EventsFeed implements Source {
       const now = clock.now();
       let stored = 0;
       for (const item of page.events) {
+        if (!isUpstreamId(item.id)) {
+          this.#deps.log.warn({ id: item.id }, 'skipped an event with an impossible id');
+          continue;
+        }
         const event = fromApiEvent(item, now);
         if (isWanted(event, subscriptions) && (await repos.inbox.accept(event))) stored += 1;
       }
       await hook?.('stored', { eventKey: `page:${after}` });
+      // A cursor that is no id would not read back (and the feed would start over): keep the old one.
+      if (!isUpstreamId(page.next)) {
+        this.#deps.log.warn({ after, next: page.next }, 'the events feed gave an impossible cursor');
+        break;
+      }
       await repos.cursors.set(filterKey, { after: page.next, at: now });
       await hook?.('cursor', { eventKey: `page:${after}` });
       this.#deps.log.debug({ after, next: page.next, events: page.events.length, stored }, 'events page');
@@ -144,7 +164,8 @@ function ownersOf(status: TurfStatus): Record<string, TurfOwner> {
   const owners: Record<string, TurfOwner> = {};
   for (const map of status.maps) {
     // An owner that did not read (degraded) is unknown: keep the last one known rather than guess.
-    if (map.owner === undefined) continue;
+    if (map.owner === undefined || !isUpstreamId(map.map_id)) continue;
+    if (map.owner !== null && !isUpstreamId(map.owner.clan_id)) continue;
     owners[String(map.map_id)] =
       map.owner === null ? null : { clanId: map.owner.clan_id, clanName: map.owner.clan_name };
   }
@@ -192,6 +213,11 @@ export class TurfFeed implements Source {
       {},
       { priority: 'background', fresh: true, signal: run.signal },
     );
+    // A day no calendar can show would poison every announcement made from it: refuse the whole reply.
+    if (status.day !== undefined && !isTurfDay(status.day)) {
+      this.#deps.log.warn({ day: status.day }, 'the turf status gave an impossible day; ignored');
+      return;
+    }
     const state = await repos.turf.get();
     const owners = ownersOf(status);
     if (!state) {
@@ -220,7 +246,7 @@ export class TurfFeed implements Source {
       });
     }
     const newDay = status.day !== undefined && state.day !== undefined && status.day > state.day;
-    if (newDay && status.day !== undefined)
+    if (newDay && status.day !== undefined && status.day > 0)
       events.push(...(await this.#dailyEvents(status.day - 1, run, now)));
     const changed =
       newDay ||

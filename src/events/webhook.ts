@@ -25,8 +25,13 @@ export interface WebhookOptions {
   readonly log: Logger;
   /** Largest body accepted (bytes); larger ones answer 413. Default 64 KiB. */
   readonly maxBodyBytes?: number;
-  /** Time a client has to send its headers and body; slower ones get 408. Default 10 s. */
+  /** Time a client has to send its headers and body; slower ones get 408. Default 5 s. */
   readonly timeoutMs?: number;
+  /**
+   * Connections held at once; further ones are closed as they arrive, so that a flood cannot use up the
+   * process's file descriptors (the bot's own sockets to Discord and the game). Default 256.
+   */
+  readonly maxConnections?: number;
   /** A verified event (id > 0). Resolves once the event is safely stored; a rejection answers 500. */
   onEvent(event: Event): Promise<void>;
 }
@@ -84,7 +89,10 @@ export function signPayload(secret: string, timestamp: number, rawBody: Buffer |
 }
 
 const DEFAULT_MAX_BODY = 64 * 1024;
-const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 5_000;
+const DEFAULT_WEBHOOK_MAX_CONNECTIONS = 256;
+const KEEP_ALIVE_MS = 2_000;
+const DROP_WARNING_EVERY_MS = 60_000;
 
 class BodyTooLarge extends Error {}
 
@@ -219,7 +227,7 @@ export async function startWebhookReceiver(options: WebhookOptions): Promise<Web
       requestTimeout: timeoutMs,
       headersTimeout: timeoutMs,
       connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(timeoutMs / 4))),
-      keepAliveTimeout: 5_000,
+      keepAliveTimeout: Math.min(KEEP_ALIVE_MS, timeoutMs),
     },
     (request, response) => {
       handle(request, response).catch((error: unknown) => {
@@ -228,6 +236,22 @@ export async function startWebhookReceiver(options: WebhookOptions): Promise<Web
       });
     },
   );
+  // Any socket idle this long is destroyed, whatever state its request is in (after the 408 of a slow one).
+  server.setTimeout(2 * timeoutMs);
+  server.maxConnections = Math.max(1, options.maxConnections ?? DEFAULT_WEBHOOK_MAX_CONNECTIONS);
+  let dropped = 0;
+  let warnedAt = -Infinity;
+  server.on('drop', () => {
+    dropped += 1;
+    const now = clock.now();
+    if (now - warnedAt < DROP_WARNING_EVERY_MS) return;
+    log.warn(
+      { maxConnections: server.maxConnections, dropped },
+      'webhook connection limit reached; dropping',
+    );
+    warnedAt = now;
+    dropped = 0;
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -18,7 +18,11 @@ export const LOCALES_DIR = fileURLToPath(new URL('../../locales/', import.meta.u
 
 export interface Translator {
   readonly locale: Locale;
-  /** `namespace:key.path`, or a key of `common`; `{{var}}` placeholders are filled from `vars`. */
+  /**
+   * `namespace:key.path`, or a key of `common`; `{{var}}` placeholders are filled from `vars`, verbatim.
+   * `vars.defaultValue` is the text (taken literally) for a key no locale has; a numeric `vars.count`
+   * also picks the plural form.
+   */
   t(key: string, vars?: Record<string, unknown>): string;
   /** A number in the reader's locale. */
   n(value: number, options?: Intl.NumberFormatOptions): string;
@@ -53,6 +57,31 @@ export function readLocaleFiles(dir: string = LOCALES_DIR): Record<string, Recor
   return resources;
 }
 
+const NO_INTERPOLATION = { skipInterpolation: true } as const;
+const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
+/** `namespace:path.to.key`: anything else (a key built from stored or game text) is not looked up. */
+const TRANSLATION_KEY = /^[\w-]{1,64}(?::[\w.-]{1,200})?$/;
+
+export function isTranslationKey(key: string): boolean {
+  return TRANSLATION_KEY.test(key);
+}
+
+/**
+ * `{{name}}` placeholders of a template filled from `vars` in one pass: a value is inserted as it is and never
+ * scanned again, so text that looks like a placeholder or a nesting stays text. A placeholder without a var
+ * is left as it is; a var that is not a string, number or boolean fills in nothing.
+ */
+export function fillPlaceholders(template: string, vars: Readonly<Record<string, unknown>>): string {
+  return template.replace(PLACEHOLDER, (placeholder, name: string) => {
+    if (!Object.prototype.hasOwnProperty.call(vars, name)) return placeholder;
+    const value = vars[name];
+    if (typeof value === 'string') return value;
+    return typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint'
+      ? String(value)
+      : '';
+  });
+}
+
 export class Translations {
   readonly #i18n: i18n;
   readonly #numberFormats = new Map<string, Intl.NumberFormat>();
@@ -79,7 +108,16 @@ export class Translations {
     const fixed = this.#i18n.getFixedT(locale);
     return {
       locale,
-      t: (key, vars) => fixed(key, vars ?? {}),
+      t: (key, vars = {}) => {
+        // i18next only looks the template up, by a key of our own shape: user and game text never reaches it,
+        // so none of its template features (nesting, formatting) can run over that text.
+        const fallback = typeof vars['defaultValue'] === 'string' ? vars['defaultValue'] : undefined;
+        if (!isTranslationKey(key)) return fallback ?? key;
+        const count = vars['count'];
+        const options = typeof count === 'number' ? { count, skipInterpolation: true } : NO_INTERPOLATION;
+        if (fallback !== undefined && !this.#i18n.exists(key, { lng: locale, ...options })) return fallback;
+        return fillPlaceholders(fixed(key, options), vars);
+      },
       n: (value, options) => this.#format(locale, options).format(value),
     };
   }
@@ -88,8 +126,8 @@ export class Translations {
   everyLocale(key: string): Partial<Record<Locale, string>> {
     const out: Partial<Record<Locale, string>> = {};
     for (const locale of LOCALES) {
-      if (this.#i18n.exists(key, { lng: locale, fallbackLng: false })) {
-        out[locale] = this.#i18n.getFixedT(locale)(key);
+      if (isTranslationKey(key) && this.#i18n.exists(key, { lng: locale, fallbackLng: false })) {
+        out[locale] = this.#i18n.getFixedT(locale)(key, NO_INTERPOLATION);
       }
     }
     return out;

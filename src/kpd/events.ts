@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { KpdCall } from '../api/schemas/index.ts';
-import type { AnnouncementEvent } from '../events/model.ts';
+import { isSaneTime, isUpstreamId, type AnnouncementEvent } from '../events/model.ts';
 import { parseTime } from '../render/common.ts';
 
 /**
@@ -59,9 +59,10 @@ export function announcedCall(call: KpdCall): AnnouncedCall {
 /** The seen status and verdict of each call, by call id. */
 export type SeenCalls = Record<string, readonly [number | null, number | null]>;
 
-function whenOf(value: string | undefined, fallback: number): number {
+/** A date from upstream, or `now` when it is missing, unreadable or more than a century away. */
+function whenOf(value: string | undefined, now: number): number {
   const at = value ? parseTime(value) : Number.NaN;
-  return Number.isFinite(at) ? at : fallback;
+  return isSaneTime(at, now) ? at : now;
 }
 
 /**
@@ -76,6 +77,8 @@ export function diffCalls(
 ): AnnouncementEvent[] {
   const events: AnnouncementEvent[] = [];
   for (const call of calls) {
+    // A call with an impossible id cannot be told apart from others: never announced.
+    if (!isUpstreamId(call.id)) continue;
     const status = call.status ?? null;
     const rating = call.rating ?? null;
     const before = seen[String(call.id)];

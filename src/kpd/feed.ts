@@ -3,7 +3,7 @@ import { fingerprint } from '../api/auth.ts';
 import { ForbiddenError } from '../api/errors.ts';
 import type { KpdCall, KpdLatestCalls } from '../api/schemas/index.ts';
 import { isWanted } from '../events/kinds.ts';
-import type { Subscription } from '../events/model.ts';
+import { isUpstreamId, type Subscription } from '../events/model.ts';
 import type { Source, SourceDeps, SourceRun } from '../events/sources.ts';
 import type { Namespace, Store } from '../store/index.ts';
 import { diffCalls, KPD_KEY_REASON, KPD_KIND, KPD_SOURCE } from './events.ts';
@@ -37,7 +37,9 @@ function stateOf(calls: readonly KpdCall[], at: number): FeedState {
   return {
     at,
     calls: Object.fromEntries(
-      calls.map((call) => [String(call.id), [call.status ?? null, call.rating ?? null]]),
+      calls
+        .filter((call) => isUpstreamId(call.id))
+        .map((call) => [String(call.id), [call.status ?? null, call.rating ?? null]]),
     ),
   };
 }

@@ -78,10 +78,14 @@ export function registerSecret(value: string): () => void {
   };
 }
 
-const JWT = /eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
+// Every pattern runs over whole log lines, which may hold user or game text: each is anchored so that a
+// failed attempt scans a bounded stretch, or starts only where a run of token characters starts.
+const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
 const GAME_KEY = /(?<![A-Za-z0-9])kr_([A-Za-z0-9_-]{4})[A-Za-z0-9_-]{4,}/g;
 const DISCORD_TOKEN = /(?<![A-Za-z0-9_-])([A-Za-z0-9_-]{16,40})\.[A-Za-z0-9_-]{4,10}\.[A-Za-z0-9_-]{20,}/g;
 const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
+/** Interaction and webhook tokens in a path (`/webhooks/<app>/<token>/messages/@original`, `/interactions/<id>/<token>/callback`). */
+const TOKEN_PATH = /(?<![A-Za-z0-9_-])(webhooks|interactions)\/(\d{1,25})\/[^/?#\s"'\\]+/g;
 
 function isSnowflakeBase64(part: string): boolean {
   return /^\d{15,21}$/.test(Buffer.from(part, 'base64url').toString('latin1'));
@@ -89,13 +93,15 @@ function isSnowflakeBase64(part: string): boolean {
 
 /**
  * Removes every known secret from a piece of text: registered secrets, JWTs, game API keys (`kr_` and the next
- * four characters stay, to tell keys apart), Discord bot tokens and bearer credentials.
+ * four characters stay, to tell keys apart), Discord bot tokens, interaction and webhook tokens in URLs
+ * and paths, and bearer credentials.
  */
 export function scrubSecrets(text: string): string {
   let out = registeredPattern === undefined ? text : text.replace(registeredPattern, REDACTED);
   out = out.replace(JWT, REDACTED);
   out = out.replace(GAME_KEY, (_match, kept: string) => `kr_${kept}${REDACTED}`);
   out = out.replace(DISCORD_TOKEN, (match, first: string) => (isSnowflakeBase64(first) ? REDACTED : match));
+  out = out.replace(TOKEN_PATH, (_match, kind: string, id: string) => `${kind}/${id}/${REDACTED}`);
   return out.replace(BEARER, (_match, word: string) => `${word} ${REDACTED}`);
 }
 

@@ -2,7 +2,7 @@ import { ButtonStyle, ComponentType } from 'discord.js';
 import type { ClanMembers, ClanProfile } from '../api/schemas/index.ts';
 import { COMPONENT_LIFETIME_MS, encodeComponentId } from '../discord/component-id.ts';
 import type { Translator } from '../i18n/index.ts';
-import { field, fit, num, pageRow, text, timestamp, type Row } from './common.ts';
+import { field, fit, num, pageRow, pageRows, text, timestamp, type Row } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 import { DiscordLimits, truncate } from './text.ts';
 
@@ -81,7 +81,8 @@ export function renderClanMembers(t: Translator, view: ClanMembersView): ReplyPa
   const { name, data, page, now } = view;
   const perPage = data.per_page ?? CLAN_MEMBERS_PER_PAGE;
   const first = (page - 1) * perPage;
-  const lines = data.members.map((member, index) =>
+  const members = pageRows(data.members, perPage);
+  const lines = members.map((member, index) =>
     t.t(member.score === undefined ? 'clan:members.lineNoScore' : 'clan:members.line', {
       position: num(t, first + index + 1),
       name: text(member.player_name, 100),
@@ -98,7 +99,7 @@ export function renderClanMembers(t: Translator, view: ClanMembersView): ReplyPa
     view.memberCount === undefined
       ? undefined
       : t.t('clan:members.count', { count: num(t, view.memberCount) }),
-    data.members.some((member) => member.verified) ? t.t('clan:members.verifiedLegend') : undefined,
+    members.some((member) => member.verified) ? t.t('clan:members.verifiedLegend') : undefined,
   ]
     .filter((part) => part !== undefined)
     .join(' · ');

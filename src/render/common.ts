@@ -10,13 +10,25 @@ import {
 } from 'discord.js';
 import { COMPONENT_LIFETIME_MS, encodeComponentId } from '../discord/component-id.ts';
 import type { Translator } from '../i18n/index.ts';
-import { codePointLength, DiscordLimits, embedLength, safeText, truncate } from './text.ts';
+import { DiscordLimits, embedLength, safeText, textLength, truncate } from './text.ts';
 
 /**
  * Small pieces every renderer uses: fields cut to Discord's limits, timestamps, numbers, and the
  * pagination row. Renderers stay pure: the current time comes in as an argument.
  */
 export type Row = APIActionRowComponent<APIComponentInMessageActionRow>;
+
+/** The most rows one page shows, whatever `per_page` an upstream reply claims. */
+export const MAX_PAGE_ROWS = 25;
+
+/**
+ * The rows of one page, cut before any of them is formatted: an upstream list may hold far more than the
+ * page it claims to be, and formatting what is then cut away would cost time for nothing.
+ */
+export function pageRows<T>(rows: readonly T[], perPage: number | undefined): T[] {
+  const size = perPage !== undefined && Number.isFinite(perPage) ? Math.floor(perPage) : MAX_PAGE_ROWS;
+  return rows.slice(0, Math.min(MAX_PAGE_ROWS, Math.max(1, size)));
+}
 
 /** A field whose name and value are already safe text (escaped where they came from the game). */
 export function field(name: string, value: string, inline = true): APIEmbedField {
@@ -88,7 +100,7 @@ export function fit(embed: APIEmbed): APIEmbed {
   if (fitted.fields) fitted.fields = fitted.fields.slice(0, DiscordLimits.embedFields);
   let over = embedLength(fitted) - DiscordLimits.embedTotal;
   if (over > 0 && fitted.description) {
-    const keep = Math.max(0, codePointLength(fitted.description) - over);
+    const keep = Math.max(0, textLength(fitted.description) - over);
     if (keep > 0) fitted.description = truncate(fitted.description, keep);
     else delete fitted.description;
     over = embedLength(fitted) - DiscordLimits.embedTotal;

@@ -7,7 +7,7 @@ import type {
   RankedLeaderboard,
 } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
-import { duration, fit, num, pageRow, ratio, regionLabel, text, type Row } from './common.ts';
+import { duration, fit, num, pageRow, pageRows, ratio, regionLabel, text, type Row } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 /** Ranked regions of the developer API (2 Asia, 3 Europe, 4 North America). */
@@ -145,7 +145,7 @@ export function renderRankedLeaderboard(
   { data, region, season, page, now }: RankedView,
 ): ReplyPayload {
   const perPage = data.per_page ?? RANKED_PAGE_SIZE;
-  const lines = data.entries.map((entry, index) =>
+  const lines = pageRows(data.entries, perPage).map((entry, index) =>
     t.t('leaderboard:ranked.line', {
       place: place(t, entry.position, (page - 1) * perPage + index),
       name: text(entry.player_name, NAME_MAX),

@@ -1,6 +1,6 @@
 import type { Lobby, LobbyList } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
-import { field, fit, num, pageRow, text, timestamp } from './common.ts';
+import { field, fit, MAX_PAGE_ROWS, num, pageRow, text, timestamp } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 /**
@@ -131,6 +131,7 @@ export function renderLobbies(t: Translator, { data, region, page, now }: Lobbie
     }
     const regionLines = [...byRegion]
       .sort(([, a], [, b]) => b.players - a.players || b.lobbies - a.lobbies)
+      .slice(0, MAX_PAGE_ROWS)
       .map(([key, entry]) =>
         t.t('lobbies:regionLine', {
           region: regionName(t, key),

@@ -2,9 +2,9 @@ import { ButtonStyle, ComponentType } from 'discord.js';
 import type { FeaturedMaps, MapInfo, MapLeaderboard, MapLeaderboardPlayer } from '../api/schemas/index.ts';
 import { COMPONENT_LIFETIME_MS, encodeComponentId } from '../discord/component-id.ts';
 import type { Translator } from '../i18n/index.ts';
-import { duration, field, fit, num, pageRow, text, timestamp, type Row } from './common.ts';
+import { duration, field, fit, num, pageRow, pageRows, text, timestamp, type Row } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
-import { codePointLength, DiscordLimits, truncate } from './text.ts';
+import { DiscordLimits, textLength, truncate } from './text.ts';
 
 export const BOARD_TYPES = ['score', 'time'] as const;
 export type BoardType = (typeof BOARD_TYPES)[number];
@@ -134,7 +134,8 @@ export function renderMapLeaderboard(t: Translator, view: MapLeaderboardView): R
   const name = data.map_name ?? view.name;
   const type = view.type ?? data.leaderboard_type;
   const order = view.order ?? data.leaderboard_order;
-  const lines = data.entries.map((entry) =>
+  const perPage = data.per_page ?? MAP_BOARD_PER_PAGE;
+  const lines = pageRows(data.entries, perPage).map((entry) =>
     t.t('map:leaderboard.line', {
       position: positionMark(entry.position),
       player: text(entry.player_name, 40),
@@ -159,7 +160,7 @@ export function renderMapLeaderboard(t: Translator, view: MapLeaderboardView): R
     action: 'leaderboard',
     args: boardArgs(name, type, order),
     page,
-    hasNext: data.entries.length >= (data.per_page ?? MAP_BOARD_PER_PAGE),
+    hasNext: data.entries.length >= perPage,
     now,
   });
   return { embeds: [embed], components: row ? [row] : [] };
@@ -203,7 +204,7 @@ export function renderFeaturedMaps(t: Translator, data: FeaturedMaps): ReplyPayl
       name: text(map.name, 80),
       creator: text(map.creator_name, 40),
     });
-    const size = codePointLength(line) + 1;
+    const size = textLength(line) + 1;
     if (lines.length >= FEATURED_LINES || used + size > FEATURED_BUDGET) break;
     lines.push(line);
     used += size;

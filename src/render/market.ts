@@ -54,7 +54,7 @@ export function renderMarketSkin(
   const totalPages =
     totalListings === undefined ? undefined : Math.max(1, Math.ceil(totalListings / LISTINGS_PER_PAGE));
 
-  const listingLines = listings.map((listing, i) =>
+  const listingLines = listings.slice(0, LISTINGS_PER_PAGE).map((listing, i) =>
     t.t('market:listings.line', {
       rank: t.n((page - 1) * LISTINGS_PER_PAGE + i + 1),
       price: kr(t, listing.price),

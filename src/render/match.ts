@@ -3,7 +3,7 @@ import type { MatchDetails, MatchParticipant } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
 import { field, fit, num, percent, regionLabel, text, timestamp } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
-import { codePointLength, DiscordLimits, embedLength } from './text.ts';
+import { DiscordLimits, embedLength, textLength } from './text.ts';
 
 export type TeamResult = 'win' | 'loss' | 'draw' | 'unknown';
 
@@ -82,14 +82,23 @@ function participantLine(t: Translator, p: MatchParticipant): string {
   });
 }
 
-/** As many whole lines as fit in `budget` characters, then a line saying how many were left out. */
-function linesWithin(t: Translator, lines: readonly string[], budget: number): string {
+/**
+ * As many whole lines as fit in `budget` characters, then a line saying how many were left out. A line is
+ * only formatted when reached, so a team of thousands costs no more than the lines that fit.
+ */
+function linesWithin<T>(
+  t: Translator,
+  items: readonly T[],
+  format: (item: T) => string,
+  budget: number,
+): string {
   const kept: string[] = [];
   let used = 0;
-  for (const [i, line] of lines.entries()) {
-    const more = t.t('match:more', { count: t.n(lines.length - i) });
-    const cost = codePointLength(line) + 1;
-    const restAfter = i < lines.length - 1 ? codePointLength(more) + 1 : 0;
+  for (const [i, item] of items.entries()) {
+    const line = format(item);
+    const more = t.t('match:more', { count: t.n(items.length - i) });
+    const cost = textLength(line) + 1;
+    const restAfter = i < items.length - 1 ? textLength(more) + 1 : 0;
     if (used + cost + restAfter > budget) {
       kept.push(more);
       break;
@@ -162,18 +171,11 @@ export function renderMatch(t: Translator, { match, mapName }: MatchView): Reply
       kills: num(t, sum(team.players, 'kills')),
       damage: num(t, sum(team.players, 'damage_done')),
     });
-    const budget = Math.min(
-      DiscordLimits.embedDescription,
-      share - codePointLength(title) - codePointLength(footer),
-    );
+    const budget = Math.min(DiscordLimits.embedDescription, share - textLength(title) - textLength(footer));
     return fit({
       color: RESULT_COLORS[team.result],
       title,
-      description: linesWithin(
-        t,
-        team.players.map((p) => participantLine(t, p)),
-        Math.max(0, budget),
-      ),
+      description: linesWithin(t, team.players, (p) => participantLine(t, p), Math.max(0, budget)),
       footer: { text: footer },
     });
   });

@@ -1,6 +1,6 @@
 import type { Mod, ModsPage } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
-import { field, fit, num, pageRow, text, timestamp } from './common.ts';
+import { field, fit, num, pageRow, pageRows, text, timestamp } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 const PER_PAGE = 10;
@@ -15,7 +15,7 @@ export interface ModListView {
 /** One page of mods, in the API's order (votes descending), with featured marks and creators. */
 export function renderModList(t: Translator, { data, page, now }: ModListView): ReplyPayload {
   const perPage = data.per_page ?? PER_PAGE;
-  const lines = data.mods.map((mod, i) =>
+  const lines = pageRows(data.mods, perPage).map((mod, i) =>
     t.t('mods:list.line', {
       rank: t.n((page - 1) * perPage + i + 1),
       mark: mod.featured ? `${FEATURED_MARK} ` : '',

@@ -12,8 +12,10 @@ import {
   duration,
   field,
   fit,
+  MAX_PAGE_ROWS,
   num,
   pageRow,
+  pageRows,
   percent,
   ratio,
   regionLabel,
@@ -84,7 +86,7 @@ function sectionFields(t: Translator, profile: PlayerProfile, section: ProfileSe
         field(t.t('player:profile.created'), timestamp(p.created_at, 'D')),
       ];
     case 'ranked':
-      return (p.ranked ?? []).map((r) =>
+      return (p.ranked ?? []).slice(0, MAX_PAGE_ROWS).map((r) =>
         field(
           regionLabel(t, r.region),
           t.t('player:profile.rankedLine', {
@@ -126,6 +128,7 @@ function sectionFields(t: Translator, profile: PlayerProfile, section: ProfileSe
     case 'classes':
       return Object.entries(p.class_stats ?? {})
         .sort(([, a], [, b]) => b - a)
+        .slice(0, MAX_PAGE_ROWS)
         .map(([id, score]) =>
           field(CLASS_NAMES[id] ?? t.t('player:profile.classId', { id: text(id, 20) }), num(t, score)),
         );
@@ -158,7 +161,7 @@ export function renderProfile(t: Translator, { profile, section, now }: ProfileV
   if (section === 'ranked' && (profile.ranked ?? []).length > 0) {
     const chart = renderRankedStandingChart({
       title: t.t('player:profile.rankedChartTitle', { name: profile.player_name }),
-      regions: (profile.ranked ?? []).map((r) => ({
+      regions: (profile.ranked ?? []).slice(0, MAX_PAGE_ROWS).map((r) => ({
         label: regionLabel(t, r.region),
         mmr: r.mmr ?? 0,
         wins: r.wins ?? 0,
@@ -212,7 +215,8 @@ export function renderMatches(
   t: Translator,
   { name, data, page, now, season }: PageView<PlayerMatches> & { readonly season: number | undefined },
 ): ReplyPayload {
-  const lines = data.matches.map((m) => {
+  const perPage = data.per_page ?? 10;
+  const lines = pageRows(data.matches, perPage).map((m) => {
     const result = t.t(
       `player:matches.result.${m.victory === 1 ? 'win' : m.victory === -1 ? 'draw' : 'loss'}`,
     );
@@ -227,7 +231,6 @@ export function renderMatches(
       when: timestamp(m.date, 'R'),
     });
   });
-  const perPage = data.per_page ?? 10;
   const embed = fit({
     color: Colors.info,
     title: t.t('player:matches.title', { name: text(name, 100) }),
@@ -250,7 +253,7 @@ export function renderListings(
   { name, data, page, now }: PageView<PlayerListings>,
   skinName: (index: number) => string | undefined,
 ): ReplyPayload {
-  const lines = data.listings.map((l) =>
+  const lines = pageRows(data.listings, data.per_page ?? 10).map((l) =>
     t.t('player:listings.line', {
       skin: text(l.skin_index === undefined ? '?' : (skinName(l.skin_index) ?? `#${l.skin_index}`), 100),
       price: num(t, l.price),
@@ -275,7 +278,7 @@ export function renderListings(
 
 export function renderPosts(t: Translator, { name, data, page, now }: PageView<PlayerPosts>): ReplyPayload {
   // Discord does not render timestamps in field names: the date goes into the value.
-  const fields = data.posts.map((post) =>
+  const fields = pageRows(data.posts, data.per_page ?? 10).map((post) =>
     field(
       t.t('player:posts.meta', { votes: num(t, post.votes), comments: num(t, post.comment_count) }),
       `${text(post.text, 900)}\n${timestamp(post.date, 'R')}`,

@@ -1,9 +1,8 @@
 import type { APIEmbed } from 'discord.js';
 
 /**
- * Discord's documented limits. Lengths are counted in Unicode code points (`[...text].length`), which is how
- * Discord counts characters; a string that fits here never exceeds the limit in UTF-16 units by more than its
- * astral characters, and Discord does not count those twice.
+ * Discord's documented limits, in UTF-16 code units (`text.length`): the stricter count, which Discord's API
+ * and discord.js's builders apply (an emoji or 𝔄 outside the Basic Multilingual Plane counts 2).
  */
 export const DiscordLimits = {
   embedTitle: 256,
@@ -73,7 +72,12 @@ function escapeInline(text: string): string {
   return text.replace(INLINE_MARKUP, '\\$&');
 }
 
-/** Length as Discord counts it: Unicode code points. */
+/** Length as Discord counts it: UTF-16 code units. */
+export function textLength(text: string): number {
+  return text.length;
+}
+
+/** Unicode code points (`[...text].length`); not what Discord counts, see {@link textLength}. */
 export function codePointLength(text: string): number {
   let length = 0;
   for (const _ of text) length += 1;
@@ -81,28 +85,30 @@ export function codePointLength(text: string): number {
 }
 
 /**
- * Cuts `text` to at most `max` code points, ellipsis included, at a grapheme boundary (an emoji sequence or
- * a letter with its accents is kept or dropped whole). A backslash left dangling by the cut (half of an
- * escape made by {@link escapeMarkdown}) is dropped, so escape first, then truncate.
+ * Cuts `text` to at most `max` UTF-16 units, ellipsis included, at a grapheme boundary (an emoji sequence or
+ * a letter with its accents is kept or dropped whole, a surrogate pair is never split). A backslash left
+ * dangling by the cut (half of an escape made by {@link escapeMarkdown}) is dropped, so escape first, then
+ * truncate. Costs O(max), whatever the length of `text`.
  */
 export function truncate(text: string, max: number, ellipsis = '…'): string {
   const limit = Math.max(0, Math.floor(max));
-  if (codePointLength(text) <= limit) return text;
-  const ellipsisLength = codePointLength(ellipsis);
-  if (ellipsisLength >= limit) return takeGraphemes(ellipsis, limit);
-  return dropDanglingBackslash(takeGraphemes(text, limit - ellipsisLength).trimEnd()) + ellipsis;
+  if (text.length <= limit) return text;
+  if (ellipsis.length >= limit) return takeGraphemes(ellipsis, limit);
+  return dropDanglingBackslash(takeGraphemes(text, limit - ellipsis.length).trimEnd()) + ellipsis;
 }
 
+/** The longest run of whole graphemes at the start of `text` within `budget` UTF-16 units. */
 function takeGraphemes(text: string, budget: number): string {
-  let kept = '';
-  let used = 0;
-  for (const { segment } of graphemes.segment(text)) {
-    const size = codePointLength(segment);
-    if (used + size > budget) break;
-    kept += segment;
-    used += size;
+  // Only what the budget can reach is segmented, plus the code point after it: whether a grapheme goes on
+  // depends on the next code point only, so the boundaries found in the window are those of the whole text.
+  const window = text.length > budget + 2 ? text.slice(0, budget + 2) : text;
+  let kept = 0;
+  for (const { index, segment } of graphemes.segment(window)) {
+    const end = index + segment.length;
+    if (end > budget) break;
+    kept = end;
   }
-  return kept;
+  return text.slice(0, kept);
 }
 
 function dropDanglingBackslash(text: string): string {
@@ -111,24 +117,32 @@ function dropDanglingBackslash(text: string): string {
   return count % 2 === 1 ? text.slice(0, -1) : text;
 }
 
+// Escaping never shortens text, so the first `max` units of the result come from the first `max` units of
+// the input; the few after them let a mention, a URL or an escape that straddles the cut be seen as a whole.
+const SAFE_TEXT_LOOKAHEAD = 16;
+
 /**
  * The one way to place a string from the game or a user into a message: lone surrogates replaced, markdown
- * escaped, mentions neutralised, cut to `max` code points. Blank or missing text becomes `fallback`.
+ * escaped, mentions neutralised, cut to `max` UTF-16 units. Blank or missing text becomes `fallback`. Only
+ * the start of a long text is looked at: the cost is O(max).
  */
 export function safeText(text: string | undefined | null, max: number, fallback = '—'): string {
-  if (text === undefined || text === null || text.trim() === '') return truncate(fallback, max);
-  return truncate(escapeMarkdown(text.replace(LONE_SURROGATE, '\uFFFD')), max);
+  if (text === undefined || text === null) return truncate(fallback, max);
+  const reach = Math.max(0, Math.floor(max)) + SAFE_TEXT_LOOKAHEAD;
+  const head = text.length > reach ? text.slice(0, reach) : text;
+  if (head.trim() === '') return truncate(fallback, max);
+  return truncate(escapeMarkdown(head.replace(LONE_SURROGATE, '\uFFFD')), max);
 }
 
-/** The characters Discord counts toward an embed's 6000 total. */
+/** The UTF-16 units Discord counts toward an embed's 6000 total. */
 export function embedLength(embed: APIEmbed): number {
   let total = 0;
-  total += codePointLength(embed.title ?? '');
-  total += codePointLength(embed.description ?? '');
-  total += codePointLength(embed.footer?.text ?? '');
-  total += codePointLength(embed.author?.name ?? '');
+  total += textLength(embed.title ?? '');
+  total += textLength(embed.description ?? '');
+  total += textLength(embed.footer?.text ?? '');
+  total += textLength(embed.author?.name ?? '');
   for (const field of embed.fields ?? []) {
-    total += codePointLength(field.name) + codePointLength(field.value);
+    total += textLength(field.name) + textLength(field.value);
   }
   return total;
 }
@@ -149,7 +163,7 @@ export function checkMessageLimits(payload: MessagePayloadLike): string[] {
   const violations: string[] = [];
   const over = (path: string, text: string | undefined | null, limit: number): void => {
     if (text === undefined || text === null) return;
-    const length = codePointLength(text);
+    const length = textLength(text);
     if (length > limit) violations.push(`${path}: ${length} > ${limit}`);
   };
 
@@ -254,7 +268,7 @@ function checkComponents(top: Plain[], violations: string[], over: Over): void {
         );
       });
     } else if (type === TEXT_DISPLAY) {
-      textDisplay += codePointLength(stringOf(component['content']) ?? '');
+      textDisplay += textLength(stringOf(component['content']) ?? '');
     }
     listOf(component['components']).forEach((child, k) => visit(child, `${path}.components[${k}]`));
     const accessory = component['accessory'];
@@ -278,13 +292,13 @@ export function checkAutocompleteChoices(
     violations.push(`choices: ${choices.length} > ${DiscordLimits.autocompleteChoices}`);
   }
   choices.forEach((choice, i) => {
-    const nameLength = codePointLength(choice.name);
+    const nameLength = textLength(choice.name);
     if (nameLength === 0) violations.push(`choices[${i}].name: empty`);
     if (nameLength > DiscordLimits.autocompleteChoiceName) {
       violations.push(`choices[${i}].name: ${nameLength} > ${DiscordLimits.autocompleteChoiceName}`);
     }
     if (typeof choice.value === 'string') {
-      const valueLength = codePointLength(choice.value);
+      const valueLength = textLength(choice.value);
       if (valueLength > DiscordLimits.autocompleteChoiceValue) {
         violations.push(`choices[${i}].value: ${valueLength} > ${DiscordLimits.autocompleteChoiceValue}`);
       }

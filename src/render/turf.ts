@@ -10,7 +10,7 @@ import type {
 import type { Translator } from '../i18n/index.ts';
 import { turfDay, turfDayDate } from '../turf/days.ts';
 import { turfMapName } from '../turf/maps.ts';
-import { field, fit, num, text, timestamp } from './common.ts';
+import { field, fit, MAX_PAGE_ROWS, num, text, timestamp } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 export { turfDay, turfDayDate } from '../turf/days.ts';
@@ -59,7 +59,7 @@ export interface TurfStatusView {
 export function renderTurfStatus(t: Translator, { status, now }: TurfStatusView): ReplyPayload {
   const day = status.day ?? turfDay(now);
   const maps = [...status.maps].sort((a, b) => a.map_id - b.map_id);
-  const fields = maps.map((map) => {
+  const fields = maps.slice(0, MAX_PAGE_ROWS).map((map) => {
     const owner = map.owner
       ? t.t('turf:status.owner', { clan: text(map.owner.clan_name, NAME_MAX) })
       : t.t('turf:status.noOwner');
@@ -137,7 +137,12 @@ export function renderTurfClan(t: Translator, { clan, earnings, players, now }: 
     field(t.t('turf:clan.points'), num(t, clan.points)),
     field(
       t.t('turf:clan.mapsOwned'),
-      owned.length > 0 ? owned.map((id) => `👑 ${mapLabel(t, id)}`).join('\n') : t.t('common:none'),
+      owned.length > 0
+        ? owned
+            .slice(0, MAX_PAGE_ROWS)
+            .map((id) => `👑 ${mapLabel(t, id)}`)
+            .join('\n')
+        : t.t('common:none'),
     ),
     field(t.t('turf:clan.earnings'), earned.length > 0 ? earned.join('\n') : t.t('turf:noEarnings'), false),
     field(t.t('turf:totalEarned'), t.t('turf:kr', { kr: num(t, sumKr(earnings.days)) })),
@@ -214,7 +219,7 @@ export function renderTurfPlayer(
   const summary = summarizeContributions(contributions.contributions);
   const totalPoints = summary.maps.reduce((sum, m) => sum + m.points, 0);
   const totalKills = summary.maps.reduce((sum, m) => sum + m.kills, 0);
-  const mapLines = summary.maps.map((m) =>
+  const mapLines = summary.maps.slice(0, MAX_PAGE_ROWS).map((m) =>
     t.t('turf:player.mapLine', {
       map: mapLabel(t, m.mapId),
       points: num(t, m.points),

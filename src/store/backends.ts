@@ -49,6 +49,10 @@ export interface Backend {
   /** Deletes expired entries whose physical key starts with `prefix`; how many it deleted. */
   purge(prefix: string, now: number): Promise<number>;
   close(): Promise<void>;
+  /** Drops the connection without waiting for answers (when a graceful close does not finish). */
+  abort?(): void;
+  /** Reports a lost connection as it happens, before an operation fails on it. */
+  watch?(down: (reason: string) => void): void;
 }
 
 function newKeyv(store: unknown): Keyv {
@@ -247,6 +251,8 @@ export async function createRedisBackend(url: string, connectTimeoutMs: number):
   let connected = false;
   const client = createClient({
     url,
+    // Refuse commands while reconnecting instead of queueing them until the server is back.
+    disableOfflineQueue: true,
     socket: {
       connectTimeout: connectTimeoutMs,
       // Give up at once while first connecting (the start-up fails with the cause); afterwards retry forever.
@@ -286,6 +292,14 @@ export async function createRedisBackend(url: string, connectTimeoutMs: number):
     async close() {
       connected = false;
       if (client.isOpen) await client.close();
+    },
+    abort() {
+      if (client.isOpen) client.destroy();
+    },
+    watch(down) {
+      client.on('error', () => {
+        if (connected) down('connection-lost');
+      });
     },
   };
 }

@@ -1,3 +1,5 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Clock } from '../api/clock.ts';
 import { logFor } from '../log/index.ts';
 import {
   createMemoryBackend,
@@ -14,8 +16,9 @@ import {
 export type { StoreKind } from './backends.ts';
 
 /**
- * A set of keyed JSON values, one namespace of a {@link Store}. Every method is async and may reject with
- * the backend's error. Values go through `JSON.stringify`: store plain data (no `undefined`, `Date`
+ * A set of keyed JSON values, one namespace of a {@link Store}. Every method is async; when the server
+ * fails or does not answer within the store's `operationTimeoutMs` it rejects with a {@link StoreError}
+ * (a write that timed out may still land later). Values go through `JSON.stringify`: store plain data (no `undefined`, `Date`
  * becomes a string, `bigint` throws). `ttlMs` is a lifetime in milliseconds; an expired entry is absent
  * for every method, including `add`.
  */
@@ -35,9 +38,23 @@ export interface Namespace<T = unknown> {
   entries(): AsyncIterableIterator<[key: string, value: T]>;
 }
 
+/**
+ * Whether the store answers. A failed or timed-out operation marks it unhealthy (a refused key or value
+ * does not); while unhealthy, a probe writes and reads one entry every `healthProbeMs` and marks it
+ * healthy again once that works. `/healthz` reports it; the pollers pause on it.
+ */
+export interface StoreHealth {
+  readonly healthy: boolean;
+  /** Why it is unhealthy: `timeout`, or the failure's code (`ECONNREFUSED`, `SQLITE_FULL`...); never a URL. */
+  readonly reason: string | undefined;
+  /** Calls `listener` on every change, with the new state; returns the function that removes it. */
+  onChange(listener: (healthy: boolean) => void): () => void;
+}
+
 /** Storage opened by {@link createStore}; the only gateway to Keyv in this project. */
 export interface Store {
   readonly kind: StoreKind;
+  readonly health: StoreHealth;
   /** The namespace `name` (lowercase letters, digits and dashes); cheap, call it as often as needed. */
   namespace<T = unknown>(name: string): Namespace<T>;
   /** Deletes expired entries now (SQL and memory keep them until purged; Redis expires keys itself); how many it deleted. */
@@ -56,14 +73,52 @@ export interface StoreOptions {
   readonly connectTimeoutMs?: number;
   /** How often expired entries are purged in the background; 0 turns it off. Default 10 minutes. */
   readonly purgeIntervalMs?: number;
+  /** How long one operation (or one step of `entries()`) may take before it fails. Default 2000. */
+  readonly operationTimeoutMs?: number;
+  /** How often an unhealthy store is probed. Default 5000. */
+  readonly healthProbeMs?: number;
+  /** Waits for the timeouts and probes (a manual clock in tests); unref'd timers by default. */
+  readonly clock?: Pick<Clock, 'sleep'>;
 }
 
-/** The store cannot be opened or used as asked. Its message never holds the URL's password. */
+/**
+ * The store cannot be opened or used as asked, failed, or did not answer in time. Its message never holds
+ * the URL's password.
+ */
 export class StoreError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'StoreError';
   }
+}
+
+/** True for a store failure, also when another error carries it as its cause. */
+export function isStoreError(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    if (current instanceof StoreError) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/** Runs backend operations under a timeout and keeps {@link StoreHealth} up to date. */
+interface Guard {
+  run<R>(what: string, work: () => Promise<R>): Promise<R>;
+}
+
+const unrefSleep: Clock['sleep'] = (ms, signal) =>
+  delay(Math.max(0, ms), undefined, { ref: false, ...(signal ? { signal } : {}) });
+
+/** Bad input or a value JSON cannot hold: the caller's fault, not the server's. */
+function isCallerError(error: unknown): boolean {
+  return error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError;
+}
+
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && /^[A-Za-z0-9_]{1,40}$/.test(code)) return code;
+  return error instanceof Error ? error.name.slice(0, 40) : 'error';
 }
 
 /** Physical keys must fit the `VARCHAR(255)` key column of the SQL backends. */
@@ -98,16 +153,19 @@ class KeyvNamespace<T> implements Namespace<T> {
   readonly #backend: Backend;
   readonly #physical: string;
   readonly #open: () => void;
+  readonly #guard: Guard;
 
   constructor(
     readonly name: string,
     physical: string,
     backend: Backend,
     open: () => void,
+    guard: Guard,
   ) {
     this.#physical = physical;
     this.#backend = backend;
     this.#open = open;
+    this.#guard = guard;
   }
 
   #key(key: string): string {
@@ -121,7 +179,8 @@ class KeyvNamespace<T> implements Namespace<T> {
   }
 
   async #live(key: string): Promise<{ value?: unknown } | undefined> {
-    const raw = await this.#backend.read(this.#key(key));
+    const physical = this.#key(key);
+    const raw = await this.#guard.run('read', () => this.#backend.read(physical));
     if (raw === undefined) return undefined;
     const entry = decode(raw);
     return isLive(entry, Date.now()) ? entry : undefined;
@@ -134,11 +193,13 @@ class KeyvNamespace<T> implements Namespace<T> {
   async set(key: string, value: T, ttlMs?: number): Promise<void> {
     const physical = this.#key(key);
     checkValue(value);
-    await this.#backend.keyv.set(physical, value, ttlOf(ttlMs));
+    const ttl = ttlOf(ttlMs);
+    await this.#guard.run('write', () => this.#backend.keyv.set(physical, value, ttl));
   }
 
   async delete(key: string): Promise<boolean> {
-    return this.#backend.keyv.delete(this.#key(key));
+    const physical = this.#key(key);
+    return this.#guard.run('delete', () => this.#backend.keyv.delete(physical));
   }
 
   async has(key: string): Promise<boolean> {
@@ -151,17 +212,125 @@ class KeyvNamespace<T> implements Namespace<T> {
     const ttl = ttlOf(ttlMs);
     const now = Date.now();
     const raw = encode(ttl === undefined ? { value } : { value, expires: now + ttl });
-    return this.#backend.add(physical, raw, ttl, now);
+    return this.#guard.run('add', () => this.#backend.add(physical, raw, ttl, now));
   }
 
   async *entries(): AsyncIterableIterator<[key: string, value: T]> {
     this.#open();
-    for await (const [key, raw] of this.#backend.scan(this.#physical)) {
-      if (raw === undefined) continue;
-      const entry = decode(raw);
-      if (isLive(entry, Date.now())) yield [key, entry.value as T];
+    const scan = this.#backend.scan(this.#physical);
+    const iterator: AsyncIterator<readonly [string, string | undefined]> =
+      Symbol.asyncIterator in scan ? scan[Symbol.asyncIterator]() : fromSync(scan[Symbol.iterator]());
+    try {
+      for (;;) {
+        // Each page is bounded, not the whole listing: a long listing of a healthy store is fine.
+        const step = await this.#guard.run('list', () => iterator.next());
+        if (step.done === true) return;
+        const [key, raw] = step.value;
+        if (raw === undefined) continue;
+        const entry = decode(raw);
+        if (isLive(entry, Date.now())) yield [key, entry.value as T];
+      }
+    } finally {
+      // Not awaited: after a timeout the backend's iterator is still stuck in its pending step.
+      void iterator.return?.(undefined).catch(() => undefined);
     }
   }
+}
+
+function fromSync<T>(iterator: Iterator<T>): AsyncIterator<T> {
+  return { next: () => Promise.resolve(iterator.next()) };
+}
+
+function createGuard(options: {
+  timeoutMs: number;
+  probeMs: number;
+  sleep: Clock['sleep'];
+  probe: () => Promise<void>;
+  isClosed: () => boolean;
+}): Guard & { health: StoreHealth; markDown(reason: string): void; stop(): void } {
+  const log = logFor('store');
+  const listeners = new Set<(healthy: boolean) => void>();
+  const stopping = new AbortController();
+  let healthy = true;
+  let reason: string | undefined;
+  let probing = false;
+
+  const set = (next: boolean, why?: string) => {
+    if (next === healthy) return;
+    healthy = next;
+    reason = next ? undefined : why;
+    if (next) log.info('the store answers again');
+    else log.warn({ reason: why }, 'the store is not answering');
+    for (const listener of [...listeners]) {
+      try {
+        listener(next);
+      } catch (error) {
+        log.warn({ err: error }, 'a store health listener failed');
+      }
+    }
+    if (!next) void probeUntilHealthy();
+  };
+
+  const probeUntilHealthy = async () => {
+    if (probing) return;
+    probing = true;
+    try {
+      while (!healthy && !options.isClosed()) {
+        await options.sleep(options.probeMs, stopping.signal);
+        try {
+          await run('probe', options.probe, false);
+          set(true);
+        } catch {
+          // Still down: try again after the next interval.
+        }
+      }
+    } catch {
+      // Stopped while waiting.
+    } finally {
+      probing = false;
+    }
+  };
+
+  const run = async <R>(what: string, work: () => Promise<R>, track = true): Promise<R> => {
+    const timer = new AbortController();
+    const outcome = { timedOut: false };
+    const timeout = options.sleep(options.timeoutMs, timer.signal).then(
+      () => {
+        outcome.timedOut = true;
+        throw new StoreError(`the store did not answer within ${options.timeoutMs} ms (${what})`);
+      },
+      // Aborted: the operation settled first.
+      () => new Promise<never>(() => undefined),
+    );
+    try {
+      return await Promise.race([work(), timeout]);
+    } catch (error) {
+      if (isCallerError(error)) throw error;
+      if (track && !options.isClosed()) set(false, outcome.timedOut ? 'timeout' : reasonOf(error));
+      if (error instanceof StoreError) throw error;
+      throw new StoreError(`the store failed (${what}): ${reasonOf(error)}`, { cause: error });
+    } finally {
+      timer.abort();
+    }
+  };
+
+  return {
+    run,
+    markDown: (why) => set(false, why),
+    stop: () => stopping.abort(),
+    health: {
+      get healthy() {
+        return healthy;
+      },
+      get reason() {
+        return reason;
+      },
+      onChange(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    },
+  };
 }
 
 async function openBackend(url: string, connectTimeoutMs: number): Promise<Backend> {
@@ -207,9 +376,24 @@ export async function createStore(url: string, options: StoreOptions = {}): Prom
   const open = () => {
     if (closed) throw new StoreError('the store is closed');
   };
+  const probeKey = `${prefix}store-health:probe`;
+  const guard = createGuard({
+    timeoutMs: options.operationTimeoutMs ?? 2_000,
+    probeMs: options.healthProbeMs ?? 5_000,
+    sleep: options.clock?.sleep.bind(options.clock) ?? unrefSleep,
+    isClosed: () => closed,
+    // A write and a read: a read-only or full disk is down too, since nothing could be recorded.
+    probe: async () => {
+      await backend.keyv.set(probeKey, Date.now(), 60_000);
+      await backend.read(probeKey);
+    },
+  });
+  backend.watch?.((reason) => {
+    if (!closed) guard.markDown(reason);
+  });
   const purgeExpired = async () => {
     open();
-    return backend.purge(prefix, Date.now());
+    return guard.run('purge', () => backend.purge(prefix, Date.now()));
   };
   const interval = options.purgeIntervalMs ?? 10 * 60_000;
   const timer =
@@ -226,18 +410,26 @@ export async function createStore(url: string, options: StoreOptions = {}): Prom
 
   return {
     kind: backend.kind,
+    health: guard.health,
     namespace<T = unknown>(name: string): Namespace<T> {
       if (!NAME.test(name)) {
         throw new StoreError(`invalid namespace name: use a-z, 0-9 and -, starting with a letter or digit`);
       }
-      return new KeyvNamespace<T>(name, `${prefix}${name}`, backend, open);
+      return new KeyvNamespace<T>(name, `${prefix}${name}`, backend, open, guard);
     },
     purgeExpired,
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(timer);
-      await backend.close();
+      guard.stop();
+      // A server that does not answer would hold a graceful close forever.
+      await guard
+        .run('close', () => backend.close())
+        .catch((error: unknown) => {
+          log.warn({ err: error }, 'the store did not close cleanly');
+          backend.abort?.();
+        });
     },
   };
 }

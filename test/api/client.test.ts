@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { memoryBackend, type CacheBackend } from '../../src/api/cache.ts';
 import { TierClient } from '../../src/api/client.ts';
 import {
   ForbiddenError,
@@ -134,6 +135,29 @@ describe('replies', () => {
     expect(degraded.kills).toBeUndefined();
     expect(degraded.deaths).toBeTypeOf('number');
     expect(degradations.seen()).toContain('PlayerProfile.kills');
+  });
+
+  it('returns and caches only the fields the schemas declare, at every depth', async () => {
+    const stored: unknown[] = [];
+    const backend = memoryBackend();
+    const cache: CacheBackend = {
+      get: (key) => backend.get(key),
+      set: (key, value, ttlMs) => {
+        stored.push(value);
+        return backend.set(key, value, ttlMs);
+      },
+    };
+    sandbox.faults.inject({ match: '/api/', kind: 'extraFields', times: 2 });
+    const api = client({ cache }).api;
+    const profile = await api.player({ playerName: sandbox.world.samples.player });
+    const members = await api.clanMembers({ clanName: sandbox.world.samples.clan });
+    expect(sandbox.requests.count('/api/')).toBe(2);
+    expect(profile.kills).toBeTypeOf('number');
+    expect(members.members.length).toBeGreaterThan(0);
+    expect(stored).toHaveLength(2);
+    for (const value of [profile, members, ...stored]) {
+      expect(JSON.stringify(value)).not.toContain('x_sandbox_extra');
+    }
   });
 
   it('returns a soft refusal as a typed refused result', async () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   BadRequestError,
@@ -5,10 +6,11 @@ import {
   InvalidReplyError,
   NotFoundError,
   RateLimitedError,
+  ReplyTooLargeError,
   UnauthorizedError,
   UpstreamError,
 } from '../../src/api/errors.ts';
-import { parseJson } from '../../src/api/json.ts';
+import { DEFAULT_MAX_JSON_DEPTH, JsonTooDeepError, parseJson } from '../../src/api/json.ts';
 import { readReply, softRefusal, type ReplyContext } from '../../src/api/reply.ts';
 
 const NOW = 1_800_000_000_000;
@@ -95,10 +97,80 @@ describe('parseJson', () => {
     expect(parsed).toEqual({ match_id: '9007199254740993', small: 12, f: 1.5, neg: '-9007199254740995' });
   });
 
+  it('reads floats with long fractions and exponents as numbers', () => {
+    const text =
+      '{"a": 0.12345678901234567890, "b": -1.5e-12345678901234567, "c": [12345678901234567890.5, 2E+20]}';
+    expect(parseJson(text)).toEqual(JSON.parse(text));
+  });
+
+  it('agrees with JSON.parse on any JSON without unsafe integers', () => {
+    fc.assert(
+      // Long digit runs outside strings may be unsafe integers, which the next property covers.
+      fc.property(
+        fc.json().filter((text) => !/\d{16}/.test(text.replace(/"(?:[^"\\]|\\.)*"/g, ''))),
+        (text) => {
+          expect(parseJson(text, 1000)).toEqual(JSON.parse(text));
+        },
+      ),
+    );
+  });
+
+  it('turns every unsafe integer, wherever it stands, into its exact digits', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 2n ** 53n, max: 2n ** 80n }), fc.boolean(), (big, negative) => {
+        const digits = `${negative ? '-' : ''}${big}`;
+        expect(parseJson(`{"x":[${digits},{"y":${digits}}],"s":"${digits}"}`)).toEqual({
+          x: [digits, { y: digits }],
+          s: digits,
+        });
+      }),
+    );
+  });
+
   it('leaves long digit runs inside strings alone and safe integers as numbers', () => {
     expect(parseJson('{"s": "12345678901234567890", "n": 1234567890123456}')).toEqual({
       s: '12345678901234567890',
       n: 1234567890123456,
     });
+  });
+});
+
+describe('nesting depth', () => {
+  const nested = (depth: number, open = '[', close = ']') => `${open.repeat(depth)}${close.repeat(depth)}`;
+
+  it('reads JSON nested exactly to the limit and refuses one level more, with either parser', () => {
+    expect(parseJson(nested(5), 5)).toEqual([[[[[]]]]]);
+    expect(() => parseJson(nested(6), 5)).toThrow(JsonTooDeepError);
+    const long = `{"a":${'['.repeat(5)}9007199254740993${']'.repeat(5)}}`;
+    expect(() => parseJson(long, 5)).toThrow(JsonTooDeepError);
+    expect(parseJson(long, 6)).toEqual({ a: [[[[['9007199254740993']]]]] });
+  });
+
+  it('counts brackets outside strings only, escaped quotes included', () => {
+    const text = JSON.stringify({ a: '[[[[[[{{{{{{', b: 'say "[[[[[[" \\ [[[[' });
+    expect(parseJson(text, 1)).toEqual(JSON.parse(text));
+  });
+
+  it('has a default that reads real replies and refuses 100,000 levels', () => {
+    expect(() => parseJson(nested(DEFAULT_MAX_JSON_DEPTH))).not.toThrow();
+    expect(() => parseJson(nested(100_000))).toThrow(JsonTooDeepError);
+    expect(() => parseJson(nested(100_000, '{"a":', '}'))).toThrow(JsonTooDeepError);
+  });
+
+  it('turns a too-deep success reply into the typed upstream error; an error status keeps its own', () => {
+    const deep = `{"data":${nested(200)},"error":null}`;
+    expect(() => readReply(reply(200, deep), base)).toThrow(ReplyTooLargeError);
+    expect(() => readReply(reply(200, deep), { ...base, maxDepth: 300 })).not.toThrow();
+    const error = (() => {
+      try {
+        readReply(reply(503, `{"error":${nested(200)}}`), base);
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error).not.toBeInstanceOf(ReplyTooLargeError);
+    expect(error).toMatchObject({ status: 503 });
   });
 });

@@ -1,16 +1,46 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPoolTransport, TransportFailure } from '../../src/api/transport.ts';
+import {
+  BodyTooLargeFailure,
+  createPoolTransport,
+  DEFAULT_MAX_BODY_BYTES,
+  TransportFailure,
+} from '../../src/api/transport.ts';
 
 let server: Server;
 let origin: string;
 const sockets = new Set<Socket>();
+const HUGE = 50 * 1024 * 1024;
+/** Bytes the server handed to each huge reply's socket, settled once that reply closed. */
+const streamed = new Map<string, Promise<number>>();
+
+/** Writes `total` bytes of a JSON string, respecting back-pressure, until done or the client hangs up. */
+function streamHuge(response: ServerResponse, total: number, declare: boolean): Promise<number> {
+  if (declare) response.setHeader('content-length', String(total));
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  chunk[0] = 0x22;
+  let written = 0;
+  return new Promise((resolve) => {
+    response.on('close', () => resolve(written));
+    const pump = (): void => {
+      while (written < total && !response.destroyed) {
+        written += chunk.length;
+        if (!response.write(chunk)) return void response.once('drain', pump);
+      }
+      if (written >= total) response.end();
+    };
+    pump();
+  });
+}
 
 beforeAll(async () => {
   server = createServer((request, response) => {
     if (request.url === '/slow') return void setTimeout(() => response.end('{}'), 2_000).unref();
     if (request.url === '/reset') return void request.socket.destroy();
+    if (request.url === '/huge-chunked' || request.url === '/huge-declared') {
+      return void streamed.set(request.url, streamHuge(response, HUGE, request.url === '/huge-declared'));
+    }
     response.setHeader('content-type', 'application/json');
     response.setHeader('x-ratelimit-limit', '60');
     response.end(JSON.stringify({ path: request.url, key: request.headers['x-developer-api-key'] ?? null }));
@@ -69,6 +99,53 @@ describe('pool transport', () => {
       signal: AbortSignal.timeout(2_000),
     });
     await expect(failure).rejects.toMatchObject({ reason: 'network' });
+    await transport.close();
+  });
+
+  it('stops reading a streamed body once it passes the limit, without buffering the rest', async () => {
+    const transport = createPoolTransport();
+    const failure = await transport
+      .send({ url: new URL(`${origin}/huge-chunked`), headers: {}, signal: AbortSignal.timeout(10_000) })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(BodyTooLargeFailure);
+    const tooLarge = failure as BodyTooLargeFailure;
+    expect(tooLarge.reason).toBe('too_large');
+    expect(tooLarge.limitBytes).toBe(DEFAULT_MAX_BODY_BYTES);
+    expect(tooLarge.receivedBytes).toBeGreaterThan(DEFAULT_MAX_BODY_BYTES);
+    expect(tooLarge.receivedBytes).toBeLessThan(DEFAULT_MAX_BODY_BYTES + 1024 * 1024);
+    // The connection was dropped: the server could not push the 50 MB through.
+    expect(await streamed.get('/huge-chunked')).toBeLessThan(HUGE / 2);
+    await transport.close();
+  });
+
+  it('refuses a declared Content-Length above the limit before reading the body', async () => {
+    const transport = createPoolTransport();
+    const failure = await transport
+      .send({
+        url: new URL(`${origin}/huge-declared`),
+        headers: {},
+        signal: AbortSignal.timeout(10_000),
+        maxBytes: 1024 * 1024,
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(BodyTooLargeFailure);
+    expect(failure).toMatchObject({ limitBytes: 1024 * 1024, receivedBytes: 0 });
+    expect(await streamed.get('/huge-declared')).toBeLessThan(HUGE / 2);
+    await transport.close();
+  });
+
+  it('reads a body of exactly the limit, and refuses one byte more', async () => {
+    const transport = createPoolTransport();
+    const body = JSON.stringify({ path: '/ok', key: null });
+    const send = (maxBytes: number) =>
+      transport.send({
+        url: new URL(`${origin}/ok`),
+        headers: {},
+        signal: AbortSignal.timeout(2_000),
+        maxBytes,
+      });
+    expect((await send(body.length)).text).toBe(body);
+    await expect(send(body.length - 1)).rejects.toBeInstanceOf(BodyTooLargeFailure);
     await transport.close();
   });
 });

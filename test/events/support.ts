@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ApplicationCommandOptionType,
@@ -7,7 +9,7 @@ import {
   type APIApplicationCommandInteractionDataOption,
   type Client,
 } from 'discord.js';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { afterEach, beforeEach } from 'vitest';
 import { command as subscribe } from '../../commands/subscribe.ts';
 import { stackEnvironment } from '../../src/demo/stack.ts';
@@ -33,8 +35,9 @@ import {
   type MessageRecord,
   type PendingInteraction,
 } from '../../src/standin/discord/index.ts';
-import { createStore, type Store } from '../../src/store/index.ts';
+import { StoreError, createStore, type Namespace, type Store } from '../../src/store/index.ts';
 import { ManualClock } from '../support/clock.ts';
+import { freePort } from '../support/net.ts';
 
 /**
  * The announcement subsystem between the game API sandbox and the Discord stand-in, driven through the
@@ -129,6 +132,8 @@ export interface ProcessOptions {
   readonly config?: Config;
   /** Route interactions to the three commands (one process per test should). */
   readonly commands?: boolean;
+  readonly log?: Logger;
+  readonly translations?: Translations;
 }
 
 export async function startProcess(world: World, options: ProcessOptions = {}): Promise<Process> {
@@ -144,11 +149,11 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
   const services: Services = {
     api,
     store,
-    translations,
+    translations: options.translations ?? translations,
     names: new NameIndex(store.namespace<string>('names')),
     config,
     clock,
-    log: silentLog,
+    log: options.log ?? silentLog,
   };
   const client = createDiscordClient({ apiUrl: world.discord.restUrl });
   const router = options.commands === false ? undefined : new InteractionRouter(loadOwnCommands(), services);
@@ -324,4 +329,98 @@ export function useWorldPerTest(): WorldFixture {
     },
   };
   return fixture;
+}
+
+/** A log that keeps every line it writes (pino's JSON), for tests about what is logged. */
+export function capturedLog(): { readonly log: Logger; readonly lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const log = pino(
+    { level: 'debug' },
+    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  return { log, lines };
+}
+
+/**
+ * A store that can be switched off: while `down`, every call of every namespace rejects with a
+ * `StoreError`, as a store that stopped answering does. `failures` counts those calls.
+ */
+export interface FlakyStore extends Store {
+  down: boolean;
+  failures: number;
+}
+
+export function flakyStore(inner: Store): FlakyStore {
+  const health: Store['health'] = {
+    get healthy() {
+      return !flaky.down;
+    },
+    get reason() {
+      return flaky.down ? 'down' : undefined;
+    },
+    onChange: () => () => undefined,
+  };
+  const flaky: FlakyStore = {
+    down: false,
+    failures: 0,
+    kind: inner.kind,
+    health,
+    purgeExpired: () => inner.purgeExpired(),
+    close: () => inner.close(),
+    namespace<T = unknown>(name: string): Namespace<T> {
+      const ns = inner.namespace<T>(name);
+      const guard = async <R>(work: () => Promise<R>): Promise<R> => {
+        if (flaky.down) {
+          flaky.failures += 1;
+          throw new StoreError('the store is not answering');
+        }
+        return work();
+      };
+      return {
+        name: ns.name,
+        get: (key) => guard(() => ns.get(key)),
+        set: (key, value, ttlMs) => guard(() => ns.set(key, value, ttlMs)),
+        delete: (key) => guard(() => ns.delete(key)),
+        has: (key) => guard(() => ns.has(key)),
+        add: (key, value, ttlMs) => guard(() => ns.add(key, value, ttlMs)),
+        async *entries() {
+          await guard(() => Promise.resolve());
+          yield* ns.entries();
+        },
+      };
+    },
+  };
+  return flaky;
+}
+
+/** Debian's redis-server, which the CI image installs; tests that need it are skipped where it is absent. */
+export const REDIS_SERVER = '/usr/bin/redis-server';
+export const redisAvailable = existsSync(REDIS_SERVER);
+
+/** A redis-server of the test's own on 127.0.0.1 (nothing saved); the test stops it with `stop()`. */
+export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const url = `redis://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      const probe = await createStore(url, { connectTimeoutMs: 200, purgeIntervalMs: 0 });
+      await probe.close();
+      return { url, stop };
+    } catch {
+      await sleep(50);
+    }
+  }
+  await stop();
+  throw new Error('redis-server did not start');
 }

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
   type WebhookReceiver,
 } from '../../src/events/webhook.ts';
 import { ManualClock } from '../support/clock.ts';
+import { capturedLog, drive, posted, subscribeDirectly, useWorldPerTest } from './support.ts';
 
 const SECRET = 'whsec_test_secret_value';
 const SERVICE = 'Krunker';
@@ -281,6 +282,121 @@ describe('webhook transport limits', () => {
     });
     const reply = await send(receiver.url, signed(JSON.stringify(event(11))));
     expect(reply.status).toBe(500);
+  });
+});
+
+describe('webhook connection cap', () => {
+  const CAP = 5;
+  const EXTRA = 20;
+
+  function connectTo(port: number): Promise<Socket> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => resolve(socket));
+      socket.once('error', reject);
+    });
+  }
+
+  /** A socket the receiver should drop: resolves with whatever it received once it is closed. */
+  function dropped(port: number): Promise<string> {
+    return new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      socket.on('error', () => undefined);
+      socket.once('close', () => resolve(text));
+    });
+  }
+
+  function closed(socket: Socket): Promise<void> {
+    return new Promise((resolve) => {
+      if (socket.closed) resolve();
+      else socket.once('close', () => resolve());
+    });
+  }
+
+  it('drops connections over the cap at once, keeps serving those it holds, and recovers', async () => {
+    await receiver.close();
+    receiver = await startWebhookReceiver({
+      port: 0,
+      host: '127.0.0.1',
+      path: '/webhook',
+      secret: SECRET,
+      service: SERVICE,
+      toleranceSeconds: 300,
+      clock,
+      log: pino({ level: 'debug' }, { write: (line: string) => void (logged += line) }),
+      maxConnections: CAP,
+      onEvent: (e) => {
+        received.push(e);
+        return Promise.resolve();
+      },
+    });
+    const held: Socket[] = [];
+    try {
+      for (let i = 0; i < CAP; i += 1) held.push(await connectTo(receiver.port));
+      const extras = await Promise.all(Array.from({ length: EXTRA }, () => dropped(receiver.port)));
+      expect(extras).toEqual(Array<string>(EXTRA).fill(''));
+      expect(logged).toContain('webhook connection limit reached');
+
+      // The connections it holds are still served.
+      const first = held[0]!;
+      const reply = new Promise<string>((resolve) => {
+        let text = '';
+        first.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+          if (text.includes('\r\n\r\n')) resolve(text);
+        });
+      });
+      first.write('GET /webhook HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      expect(await reply).toMatch(/^HTTP\/1\.1 405/);
+    } finally {
+      for (const socket of held) socket.end();
+      await Promise.all(held.map(closed));
+    }
+    const delivered = await send(receiver.url, signed(JSON.stringify(event(42))));
+    expect(delivered.status).toBe(200);
+    expect(received.map((e) => e.id)).toEqual([42]);
+  });
+});
+
+describe('webhook port already in use', () => {
+  const fixture = useWorldPerTest();
+
+  it('stops only the receiver, loudly: polling still announces', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const { log, lines } = capturedLog();
+      await subscribeDirectly(fixture.world, { kind: 'maps' });
+      const config = {
+        ...fixture.world.config,
+        webhook: { port, secret: SECRET, service: SERVICE, path: '/webhook', toleranceSeconds: 300 },
+      };
+      const process = await fixture.start({ config, log, announcements: { webhookHost: '127.0.0.1' } });
+      expect(process.announcements.webhook).toBeUndefined();
+      expect(process.announcements.webhookError).toBe('EADDRINUSE');
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: 50,
+          port,
+          code: 'EADDRINUSE',
+          msg: expect.stringContaining('webhook'),
+        }),
+      );
+
+      await drive(fixture.world.clock, process.announcements.pollOnce());
+      const map = fixture.world.sandbox.world.maps.find((m) => m.hidden === null && !m.featured)!;
+      await fixture.world.clock.advance(1_000);
+      fixture.world.sandbox.events.publish('map.featured', map.id);
+      await drive(fixture.world.clock, process.announcements.pollOnce());
+      expect(posted(fixture.world).map((m) => m.embeds[0]?.title)).toEqual([
+        expect.stringContaining(map.name),
+      ]);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
   });
 });
 

@@ -85,6 +85,32 @@ describe('/kpd', () => {
     expect(description(damaged)).toContain('cannot be read');
   });
 
+  it('refuses the calls and their page buttons to a member without Manage Server, using no key', async () => {
+    const guildId = h.otherGuild.id;
+    await h.throughModal('kpd', 'link', h.sandbox.keys.kpd, {}, { ...mod, guildId });
+    const member = { user: { id: '310000000000000002' }, memberPermissions: 0n };
+    const kpdReads = () =>
+      h.sandbox.requests.entries().filter((entry) => entry.path.includes('/kpd/latest-calls')).length;
+    const before = kpdReads();
+
+    const refused = await h
+      .command('kpd', 'calls', {}, { userId: member.user.id, permissions: 0n, guildId })
+      .final();
+    expect(description(refused)).toContain('Manage Server');
+    expect(refused.flags & 64).toBe(64);
+    expect(refused.embeds[0]?.fields ?? []).toEqual([]);
+    expect(kpdReads()).toBe(before);
+
+    const calls = await h.command('kpd', 'calls', {}, { ...mod, guildId }).final();
+    const next = (calls.components[0] as { components: Array<{ custom_id: string }> }).components[2]!
+      .custom_id;
+    const beforeClick = kpdReads();
+    const clicked = await h.standin.clickButton(calls, next, member).final();
+    expect(description(clicked)).toContain('Manage Server');
+    expect(clicked.embeds[0]?.fields ?? []).toEqual([]);
+    expect(kpdReads()).toBe(beforeClick);
+  });
+
   it('refuses outside a guild', async () => {
     const reply = await h.command('kpd', 'calls', {}, { userId: MOD, guildId: null }).final();
     expect(description(reply)).toContain('belong to a server');

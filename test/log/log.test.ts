@@ -101,6 +101,98 @@ describe('redaction by pattern', () => {
   });
 });
 
+/** What @discordjs/rest throws: DiscordAPIError (4xx) and HTTPError (5xx) carry the request's full URL. */
+function discordError(
+  kind: 'DiscordAPIError' | 'HTTPError',
+  url: string,
+): Error & { url: string; method: string; status: number } {
+  const error = new Error(kind === 'HTTPError' ? 'Internal Server Error' : 'Unknown Webhook') as Error & {
+    url: string;
+    method: string;
+    status: number;
+    requestBody: unknown;
+  };
+  error.name = kind === 'HTTPError' ? 'HTTPError' : 'DiscordAPIError[10015]';
+  error.url = url;
+  error.method = 'PATCH';
+  error.status = kind === 'HTTPError' ? 500 : 404;
+  error.requestBody = { files: undefined, json: { content: 'hello' } };
+  error.stack = `${error.name}: ${error.message}\n    at handleErrors (${url})\n    at async editReply`;
+  return error;
+}
+
+describe('interaction and webhook tokens', () => {
+  const app = '1100000000000000001';
+  const interactionToken = () =>
+    Buffer.from(`interaction:1200000000000000042:${randomBytes(24).toString('base64url')}`).toString(
+      'base64url',
+    );
+  const webhookToken = () => randomBytes(51).toString('base64url');
+
+  it('are removed from DiscordAPIError and HTTPError objects, in every field and nested', () => {
+    const { logger, output, lines } = capture();
+    const edit = interactionToken();
+    const followUp = interactionToken();
+    const editUrl = `https://discord.com/api/v10/webhooks/${app}/${edit}/messages/@original`;
+    const followUpUrl = `http://127.0.0.1:4000/api/v10/webhooks/${app}/${followUp}?wait=true`;
+    const failed = discordError('HTTPError', editUrl);
+    const wrapped = new Error(`reply failed: PATCH ${editUrl}`, {
+      cause: discordError('DiscordAPIError', followUpUrl),
+    });
+    logger.error({ err: failed }, 'interaction failed');
+    logger.warn({ err: wrapped, request: { route: { path: new URL(followUpUrl).pathname } } }, 'x');
+    logger.error({ error: discordError('DiscordAPIError', editUrl) }, `could not send ${followUpUrl}`);
+    const text = output();
+    for (const token of [edit, followUp]) {
+      expect(text).not.toContain(token);
+      for (let at = 0; at + 12 <= token.length; at += 6) expect(text).not.toContain(token.slice(at, at + 12));
+    }
+    const [first] = lines() as [{ err: { url: string; stack: string; status: number } }];
+    expect(first.err.url).toBe(`https://discord.com/api/v10/webhooks/${app}/[redacted]/messages/@original`);
+    expect(first.err.stack).toContain(`/webhooks/${app}/[redacted]/messages/@original`);
+    expect(first.err.status).toBe(500);
+    expect(text).toContain(`/webhooks/${app}/[redacted]?wait=true`);
+  });
+
+  it('are removed from interaction callback paths and webhook URLs in free text', () => {
+    const interaction = interactionToken();
+    const hook = webhookToken();
+    expect(
+      scrubSecrets(`POST /api/v10/interactions/1200000000000000042/${interaction}/callback failed`),
+    ).toBe('POST /api/v10/interactions/1200000000000000042/[redacted]/callback failed');
+    expect(scrubSecrets(`posting to https://discord.com/api/webhooks/123456789012345678/${hook} now`)).toBe(
+      'posting to https://discord.com/api/webhooks/123456789012345678/[redacted] now',
+    );
+    expect(scrubSecrets(`webhooks/123456789012345678/${hook}`)).toBe(
+      'webhooks/123456789012345678/[redacted]',
+    );
+  });
+
+  it('leave paths without a token alone', () => {
+    for (const text of [
+      '/webhooks/123456789012345678',
+      'GET /channels/123/webhooks',
+      '/events/webhooks/receiver',
+      'POST /hooks/killfeed',
+    ]) {
+      expect(scrubSecrets(text)).toBe(text);
+    }
+  });
+});
+
+describe('scrubbing cost', () => {
+  // Each input completes in milliseconds with linear patterns; a quadratic one takes minutes here.
+  it.each([
+    ['JWT starts', 'eyJ'.repeat(400_000)],
+    ['JWT starts with a dot', 'eyJa.'.repeat(200_000)],
+    ['webhook paths', '/webhooks/1/'.repeat(100_000)],
+    ['webhook ids', `/webhooks/${'1'.repeat(1_000_000)}`],
+    ['game key starts', '-kr_'.repeat(300_000)],
+  ])('is linear in the length of the line: %s', (_name, text) => {
+    expect(scrubSecrets(text).length).toBeGreaterThan(0);
+  });
+});
+
 describe('registered secrets', () => {
   it('are replaced inside free text, error stacks and encoded forms', () => {
     const secret = `${unique('linked')}/+"quoted"`;

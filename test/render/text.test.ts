@@ -188,22 +188,25 @@ describe('truncate', () => {
     expect(truncate('', 0)).toBe('');
   });
 
-  it('cuts to max code points, ellipsis included', () => {
+  it('cuts to max UTF-16 units, ellipsis included', () => {
     expect(truncate('abcdef', 4)).toBe('abc…');
-    expect(codePointLength(truncate('abcdef', 4))).toBe(4);
+    expect(truncate('abcdef', 4)).toHaveLength(4);
   });
 
-  it('counts code points, so an astral character counts once and is never split', () => {
-    expect(truncate('😀😀😀', 3)).toBe('😀😀😀');
-    expect(truncate('😀😀😀', 2)).toBe('😀…');
-    expect(truncate('a😀', 1)).toBe('…');
+  it('counts UTF-16 units, as Discord does, so an astral character counts twice and is never split', () => {
+    expect(truncate('😀😀😀', 6)).toBe('😀😀😀');
+    expect(truncate('😀😀😀', 5)).toBe('😀😀…');
+    expect(truncate('😀😀😀', 4)).toBe('😀…');
+    expect(truncate('😀a', 2)).toBe('…');
+    expect(truncate('a😀', 2)).toBe('a…');
   });
 
   it('keeps a grapheme whole or drops it whole', () => {
     const family = '👨‍👩‍👧‍👦';
     expect(codePointLength(family)).toBe(7);
-    expect(truncate(`${family}${family}`, 8)).toBe(`${family}…`);
-    expect(truncate(`${family}x`, 5)).toBe('…');
+    expect(family).toHaveLength(11);
+    expect(truncate(`${family}${family}`, 12)).toBe(`${family}…`);
+    expect(truncate(`${family}x`, 11)).toBe('…');
     expect(truncate('e\u0301e\u0301e\u0301', 4)).toBe('e\u0301…');
   });
 
@@ -248,7 +251,8 @@ describe('safeText', () => {
         fc.integer({ min: 1, max: 120 }),
         (input, max) => {
           const result = safeText(input, max);
-          expect(codePointLength(result)).toBeLessThanOrEqual(max);
+          expect(result.length).toBeLessThanOrEqual(max);
+          expect(result).not.toMatch(LONE_SURROGATE);
           expect(trailingBackslashes(result) % 2).toBe(0);
           expect(trailingBackslashes(result.replace(/…$/, '')) % 2).toBe(0);
           expect(hasLiveMention(result)).toBe(false);
@@ -261,6 +265,22 @@ describe('safeText', () => {
           }
         },
       ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('looks only at the start of a long text, with the same result as escaping all of it', () => {
+    const long = fc.string({
+      unit: fc.oneof(markdownish, fc.constantFrom('𝔄', '\uD800', '\uDC00')),
+      maxLength: 60,
+    });
+    fc.assert(
+      fc.property(long, fc.integer({ min: 1, max: 120 }), (input, max) => {
+        fc.pre(input.trim() === '' || input.slice(0, max + 16).trim() !== '');
+        const whole =
+          input.trim() === '' ? '—' : truncate(escapeMarkdown(input.replace(LONE_SURROGATE, '\uFFFD')), max);
+        expect(safeText(input, max)).toBe(whole);
+      }),
       { numRuns: 1000 },
     );
   });
@@ -290,7 +310,7 @@ describe('DiscordLimits', () => {
 });
 
 describe('embedLength', () => {
-  it('counts title, description, fields, footer text and author name, in code points', () => {
+  it('counts title, description, fields, footer text and author name, in UTF-16 units', () => {
     const embed: APIEmbed = {
       title: 'abc',
       description: '😀😀',
@@ -303,7 +323,7 @@ describe('embedLength', () => {
       url: 'https://not-counted.test',
       color: 1,
     };
-    expect(embedLength(embed)).toBe(3 + 2 + 4 + 7 + 4 + 2);
+    expect(embedLength(embed)).toBe(3 + 4 + 4 + 7 + 4 + 2);
     expect(embedLength({})).toBe(0);
   });
 });
@@ -364,8 +384,9 @@ describe('checkMessageLimits', () => {
     expect(checkMessageLimits({ embeds: [half, half] })).toEqual(['embeds total: 6002 > 6000']);
   });
 
-  it('counts code points as Discord does', () => {
-    expect(checkMessageLimits({ content: '😀'.repeat(2000) })).toEqual([]);
+  it('counts UTF-16 units as Discord does', () => {
+    expect(checkMessageLimits({ content: '😀'.repeat(1000) })).toEqual([]);
+    expect(checkMessageLimits({ content: '😀'.repeat(1000) + 'x' })).toEqual(['content: 2001 > 2000']);
   });
 
   it('refuses an empty message but accepts one that only carries a file', () => {

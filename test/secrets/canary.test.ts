@@ -29,11 +29,6 @@ const CAN_POST =
 let h: Harness;
 const replies: MessageRecord[] = [];
 
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => h.close());
-
 function description(message: MessageRecord): string {
   return message.embeds[0]?.description ?? '';
 }
@@ -53,6 +48,11 @@ function fragments(secret: string, shownPrefix = 0): string[] {
 }
 
 describe('the canary', () => {
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 60_000);
+  afterAll(async () => h.close());
+
   it(
     'never lets a secret out: logs, Discord messages and the store file stay clean',
     { timeout: 120_000 },
@@ -101,7 +101,7 @@ describe('the canary', () => {
       expect(calls.embeds[0]?.fields).toHaveLength(10);
       const next = (calls.components[0] as { components: Array<{ custom_id: string }> }).components[2]!
         .custom_id;
-      const page2 = await keep(h.click(calls, next, MOD).final());
+      const page2 = await keep(h.click(calls, next, MOD, MANAGE_GUILD).final());
       expect(page2.embeds[0]?.fields?.[0]?.name).not.toBe(calls.embeds[0]?.fields?.[0]?.name);
       expect(page2.id).toBe(calls.id);
 
@@ -237,4 +237,45 @@ describe('the canary', () => {
       expect(h.logs()).not.toMatch(/"level":(50|60)/);
     },
   );
+});
+
+describe('Discord failing an interaction edit', () => {
+  let f: Harness;
+  beforeAll(async () => {
+    f = await startHarness({ appLogger: true });
+  }, 60_000);
+  afterAll(async () => f.close());
+
+  it('leaves the interaction token out of every log line', { timeout: 60_000 }, async () => {
+    const { sandbox, standin } = f;
+    // Every attempt (discord.js retries a 5xx three times) of the edit, then of the error follow-up.
+    const attempts = 4;
+    standin.failNext(
+      { method: 'PATCH', path: /^\/webhooks\/\d+\/[^/]+\/messages\/@original$/ },
+      500,
+      attempts,
+    );
+    standin.failNext({ method: 'POST', path: /^\/webhooks\/\d+\/[^/]+$/ }, 500, attempts);
+    const player = sandbox.world.samples.rankedPlayer;
+    const pending = f.command('player', 'profile', { name: player }, { userId: PLAYER_USER });
+    expect((await pending.response()).type).toBe(5);
+    // Stopping waits for the interaction in flight, so its failure has been logged.
+    await f.stop();
+
+    const failed = standin
+      .requests()
+      .filter((r) => r.path.startsWith(`/webhooks/${standin.applicationId}/`) && r.status === 500);
+    expect(failed.map((r) => r.method)).toEqual([
+      ...Array<string>(attempts).fill('PATCH'),
+      ...Array<string>(attempts).fill('POST'),
+    ]);
+    const logs = f.logs();
+    expect(logs).toContain('interaction failed');
+    expect(logs).toContain('could not send the error reply');
+    const app = standin.applicationId;
+    expect(logs).toMatch(new RegExp(`"url":"[^"]*/webhooks/${app}/\\[redacted\\]/messages/(@|%40)original"`));
+    expect(logs).toContain(`/webhooks/${app}/[redacted]?wait=true`);
+    const leaked = fragments(pending.token).filter((part) => logs.includes(part));
+    expect(leaked).toEqual([]);
+  });
 });

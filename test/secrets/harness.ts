@@ -10,6 +10,7 @@ import {
 import { pino } from 'pino';
 import { startBot, type Bot } from '../../src/bot.ts';
 import { loadConfig } from '../../src/config/index.ts';
+import { createLogger } from '../../src/log/index.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import {
   startDiscordStandin,
@@ -35,7 +36,10 @@ export interface Harness {
   readonly discordToken: string;
   readonly secretKey: Buffer | undefined;
   readonly storeDir: string;
-  /** Every log line written so far (the bot's logger, at trace level, without any redaction). */
+  /**
+   * Every log line written so far, at trace level: by a plain logger without any redaction, or with
+   * `appLogger` by the application's own logger (what production writes, after its scrubbing).
+   */
   logs(): string;
   /** Makes `text` the newest post of `playerName` from now on. */
   post(playerName: string, text: string): void;
@@ -46,8 +50,8 @@ export interface Harness {
     options?: Record<string, string | number>,
     as?: { userId?: string; permissions?: bigint; guildId?: string | null },
   ): PendingInteraction;
-  /** Clicks a button of a message, as `userId`. */
-  click(message: MessageRecord, customId: string, userId: string): PendingInteraction;
+  /** Clicks a button of a message, as `userId` (with `permissions` in the channel, when given). */
+  click(message: MessageRecord, customId: string, userId: string, permissions?: bigint): PendingInteraction;
   /** The first callback (type and data) of every interaction the harness started. */
   callbacks(): Promise<unknown[]>;
   /** Runs a command that answers with a modal, submits `value` in it and returns the reply. */
@@ -82,9 +86,14 @@ function commandOptions(
       ] as APIApplicationCommandInteractionDataOption[]);
 }
 
-export async function startHarness(options: { withSecret?: boolean } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { withSecret?: boolean; appLogger?: boolean } = {},
+): Promise<Harness> {
   const chunks: string[] = [];
-  const logger = pino({ level: 'trace' }, { write: (chunk: string) => chunks.push(chunk) });
+  const destination = { write: (chunk: string) => void chunks.push(chunk) };
+  const logger = options.appLogger
+    ? createLogger({ level: 'trace', destination })
+    : pino({ level: 'trace' }, destination);
   const discordToken = `${Buffer.from('1100000000000000001').toString('base64url')}.CanAry.${randomBytes(27).toString('base64url')}`;
   const secretKey = options.withSecret === false ? undefined : randomBytes(32);
   const sandbox = await startSandbox({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
@@ -168,8 +177,13 @@ export async function startHarness(options: { withSecret?: boolean } = {}): Prom
         ),
       ).final();
     },
-    click: (message, customId, userId) =>
-      track(standin.clickButton(message, customId, { user: { id: userId } })),
+    click: (message, customId, userId, permissions) =>
+      track(
+        standin.clickButton(message, customId, {
+          user: { id: userId },
+          ...(permissions === undefined ? {} : { memberPermissions: permissions }),
+        }),
+      ),
     callbacks: () => Promise.all(started.map((pending) => pending.response())),
     storeBytes: () => Buffer.concat(readdirSync(storeDir).map((file) => readFileSync(join(storeDir, file)))),
     stop,

@@ -172,6 +172,24 @@ describe('faults and rate limits', () => {
     s.failNext({ path: /messages/ }, 500, 4);
     await expect(textChannel.send('never')).rejects.toMatchObject({ status: 500 });
   });
+
+  it('matches faults against the decoded path, as the interaction webhook routes are written', async () => {
+    const { s } = await setUp();
+    s.failNext({ method: 'PATCH', path: /^\/webhooks\/\d+\/[^/]+\/messages\/@original$/ }, 500);
+    const edit = () =>
+      fetch(`${s.restUrl}/v10/webhooks/${s.applicationId}/some-token/messages/%40original`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content: 'x' }),
+      });
+    expect((await edit()).status).toBe(500);
+    expect((await edit()).status).not.toBe(500);
+    const edits = s.requests().filter((r) => r.method === 'PATCH');
+    expect(edits.map((r) => r.path)).toEqual([
+      `/webhooks/${s.applicationId}/:token/messages/@original`,
+      `/webhooks/${s.applicationId}/:token/messages/@original`,
+    ]);
+  });
 });
 
 describe('REST basics', () => {

@@ -18,16 +18,21 @@ export class ManualClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortError(signal));
-      const sleeper = { at: this.#now + Math.max(0, ms), resolve, reject };
-      this.#sleepers.push(sleeper);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.#sleepers = this.#sleepers.filter((s) => s !== sleeper);
-          reject(abortError(signal));
+      const onAbort = () => {
+        this.#sleepers = this.#sleepers.filter((s) => s !== sleeper);
+        reject(abortError(signal!));
+      };
+      const sleeper = {
+        at: this.#now + Math.max(0, ms),
+        resolve: () => {
+          // A woken sleeper leaves no listener behind on a long-lived signal.
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
         },
-        { once: true },
-      );
+        reject,
+      };
+      this.#sleepers.push(sleeper);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

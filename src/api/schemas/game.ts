@@ -253,21 +253,34 @@ export interface LobbyOptions {
   custom?: boolean;
   /** `v` */
   version?: string;
-  readonly [key: string]: unknown;
 }
 
 const LobbyOptionsWire = record(
   'LobbyOptions',
   {},
-  { i: str, g: int, c: z.union([int, bool]), v: z.union([str, float]) },
+  {
+    i: str,
+    g: int,
+    c: z.union([int, bool]),
+    v: z.union([str, float]),
+    // The named form too, so that a parsed lobby list parses again to itself.
+    map: str,
+    mode: int,
+    custom: bool,
+    version: str,
+  },
 );
 
-export const LobbyOptionsSchema = LobbyOptionsWire.transform(({ i, g, c, v, ...rest }): LobbyOptions => {
-  const options: LobbyOptions = { ...rest };
-  if (i !== undefined) options.map = i;
-  if (g !== undefined) options.mode = g;
-  if (c !== undefined) options.custom = c === true || c === 1;
-  if (v !== undefined) options.version = String(v);
+export const LobbyOptionsSchema = LobbyOptionsWire.transform((wire): LobbyOptions => {
+  const options: LobbyOptions = {};
+  const map = wire.i ?? wire.map;
+  const mode = wire.g ?? wire.mode;
+  const custom = wire.c === undefined ? wire.custom : wire.c === true || wire.c === 1;
+  const version = wire.v === undefined ? wire.version : String(wire.v);
+  if (map !== undefined) options.map = map;
+  if (mode !== undefined) options.mode = mode;
+  if (custom !== undefined) options.custom = custom;
+  if (version !== undefined) options.version = version;
   return options;
 });
 

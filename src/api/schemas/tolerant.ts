@@ -3,9 +3,11 @@ import { z } from 'zod';
 /**
  * Building blocks for tolerant reply schemas.
  *
- * - `record(name, required, optional)`: an object that keeps unknown fields; `required` fields must be
- *   valid (they identify the record: without them the reply is useless), every `optional` field that is
- *   missing or fails its type degrades to absent and is reported once per (record, field).
+ * - `record(name, required, optional)`: an object that accepts unknown fields but drops them (only what
+ *   is declared is returned and cached, so whatever else a reply carries costs nothing after the read);
+ *   `required` fields must be valid (they identify the record: without them the reply is useless), every
+ *   `optional` field that is missing or fails its type degrades to absent and is reported once per
+ *   (record, field).
  * - `list(name, item)`: an array whose invalid items are dropped (and reported) rather than failing the
  *   whole reply; `null` reads as an empty list (the service sends `null` for some empty lists).
  * - `bigId`: an id that can exceed 2^53; the JSON reader keeps such integers as strings, and this keeps
@@ -80,10 +82,15 @@ export function record<R extends z.ZodRawShape, O extends z.ZodRawShape = Record
   required: R,
   optional?: O,
 ) {
-  return z
-    .looseObject({ ...required, ...degradeShape(name, optional ?? ({} as O)) })
-    .overwrite(dropUndefined);
+  return z.object({ ...required, ...degradeShape(name, optional ?? ({} as O)) }).overwrite(dropUndefined);
 }
+
+/**
+ * The most items one list of a reply keeps. The spec's lists are pages of 10 to 100 items (a lobby list
+ * or an inventory runs to a few hundred); items past this are dropped unread and reported, so a reply
+ * of 10,000 items costs no more than one of 2,000.
+ */
+export const MAX_LIST_ITEMS = 2_000;
 
 /** An array that drops (and reports) the items that fail `item`, instead of failing the reply. */
 export function list<T extends z.ZodType>(name: string, item: T): z.ZodType<z.output<T>[]> {
@@ -92,8 +99,10 @@ export function list<T extends z.ZodType>(name: string, item: T): z.ZodType<z.ou
     .nullable()
     .transform((items) => {
       const kept: z.output<T>[] = [];
-      for (const candidate of items ?? []) {
-        const parsed = item.safeParse(candidate);
+      const all = items ?? [];
+      if (all.length > MAX_LIST_ITEMS) degradations.report(name, `[${MAX_LIST_ITEMS}+]`);
+      for (let i = 0; i < Math.min(all.length, MAX_LIST_ITEMS); i += 1) {
+        const parsed = item.safeParse(all[i]);
         if (parsed.success) kept.push(parsed.data);
         else degradations.report(name, '[]');
       }
@@ -105,7 +114,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** An object whose fields the bot does not read: only its being an object is checked. */
+/**
+ * An object whose fields the bot does not read and the spec leaves open: only its being an object is
+ * checked, and it is kept whole (for the CLI). The reply size and depth limits bound it.
+ */
 export const loose = z.looseObject({});
 export const looseList = z
   .array(z.unknown())

@@ -47,6 +47,10 @@ export function measureText(text: string, fontSize: number, weight: FontWeight =
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
+// More characters than any chart line can show: a longer label is cut to this before it is measured, so
+// that a huge name costs no more than a long one.
+const MAX_LABEL = 1_000;
+
 /** `text` cut at a grapheme boundary and ended with `…` so that it fits in `maxWidth` pixels. */
 export function ellipsizeToWidth(
   text: string,
@@ -54,11 +58,12 @@ export function ellipsizeToWidth(
   fontSize: number,
   weight: FontWeight = 'normal',
 ): string {
-  if (measureText(text, fontSize, weight) <= maxWidth) return text;
+  const head = text.length > MAX_LABEL ? text.slice(0, MAX_LABEL) : text;
+  if (head === text && measureText(text, fontSize, weight) <= maxWidth) return text;
   const budget = maxWidth - measureText('…', fontSize, weight);
   let kept = '';
   let width = 0;
-  for (const { segment } of graphemes.segment(text)) {
+  for (const { segment } of graphemes.segment(head)) {
     const next = measureText(segment, fontSize, weight);
     if (width + next > budget) break;
     kept += segment;

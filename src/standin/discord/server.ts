@@ -134,9 +134,11 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
     }
     const match = /^\/api\/v(\d+)(\/.*)$/.exec(url.pathname);
     const path = match?.[2] ?? url.pathname;
+    // Faults match what a test writes (`/messages/@original`), whatever the client percent-encoded.
+    const decodedPath = path.split('/').map(safeDecode).join('/');
     const record: RequestRecord = {
       method,
-      path: redactPath(path.split('/').map(safeDecode).join('/')),
+      path: redactPath(decodedPath),
       query: url.search.slice(1),
       status: 0,
       at,
@@ -155,7 +157,7 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
       req.socket.destroy();
       return;
     }
-    const fault = takeFault(method, path);
+    const fault = takeFault(method, decodedPath);
     if (fault === 0) {
       // A TCP reset, so the client sees ECONNRESET: what @discordjs/rest retries as a network fault.
       req.socket.resetAndDestroy();

@@ -172,7 +172,10 @@ export interface ChannelFailure {
 
 export interface RequestMatch {
   method?: string | undefined;
-  /** Tested against the path without `/api/v10` and without the query, e.g. `/channels/1/messages`. */
+  /**
+   * Tested against the decoded path without `/api/v10` and without the query, e.g. `/channels/1/messages`
+   * or `/webhooks/<app>/<token>/messages/@original`.
+   */
   path: RegExp;
 }
 
