@@ -1,4 +1,4 @@
-import { startStack } from '../src/demo/stack.ts';
+import { startStack } from '../src/dev/demo/stack.ts';
 import { renderPriceHistoryChart } from '../src/render/chart/price-history.ts';
 import { renderRankedStandingChart } from '../src/render/chart/ranked-standing.ts';
 import type { Figures } from './client.ts';

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TierClient } from '../src/api/client.ts';
-import type { Clock } from '../src/api/clock.ts';
-import { startSandbox } from '../src/sandbox/index.ts';
-import { mulberry32 } from '../src/sandbox/prng.ts';
+import type { Clock } from '../src/core/clock.ts';
+import { startSandbox } from '../src/dev/sandbox/index.ts';
+import { mulberry32 } from '../src/dev/sandbox/prng.ts';
 import { createStore } from '../src/store/index.ts';
 
 export type Figures = Record<string, number | string>;

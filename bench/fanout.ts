@@ -1,4 +1,4 @@
-import { stackEnvironment } from '../src/demo/stack.ts';
+import { stackEnvironment } from '../src/dev/demo/stack.ts';
 import {
   ApplicationCommandOptionType,
   ApplicationIntegrationType,
@@ -10,18 +10,18 @@ import { pino } from 'pino';
 import { command as subscribe } from '../commands/subscribe.ts';
 import { command as subscriptions } from '../commands/subscriptions.ts';
 import { TierClient } from '../src/api/client.ts';
-import { systemClock } from '../src/api/clock.ts';
+import { systemClock } from '../src/core/clock.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { createDiscordClient } from '../src/discord/client.ts';
 import type { Services } from '../src/discord/command.ts';
 import { InteractionRouter } from '../src/discord/interactions.ts';
 import { localizeCommand } from '../src/discord/localize.ts';
 import { NameIndex } from '../src/discord/names.ts';
-import { startAnnouncements } from '../src/events/index.ts';
-import { openRepositories } from '../src/events/repositories.ts';
+import { startAnnouncements } from '../src/announcements/index.ts';
+import { openRepositories } from '../src/announcements/repositories.ts';
 import { Translations } from '../src/i18n/index.ts';
-import { startSandbox } from '../src/sandbox/index.ts';
-import { startDiscordStandin } from '../src/standin/discord/index.ts';
+import { startSandbox } from '../src/dev/sandbox/index.ts';
+import { startDiscordStandin } from '../src/dev/standin/index.ts';
 import { createStore } from '../src/store/index.ts';
 
 const CHANNELS = 1_000;

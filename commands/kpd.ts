@@ -8,7 +8,7 @@ import { ForbiddenError } from '../src/api/errors.ts';
 import type { KpdLatestCalls } from '../src/api/schemas/index.ts';
 import type { Command, CommandContext, ComponentContext, ModalContext } from '../src/discord/command.ts';
 import { encodeComponentId } from '../src/discord/component-id.ts';
-import { UserError } from '../src/discord/user-error.ts';
+import { UserError } from '../src/core/user-error.ts';
 import { keyStatusMessage, kpdKeys, looksLikeDeveloperKey } from '../src/kpd/keys.ts';
 import { registerSecret } from '../src/log/index.ts';
 import { renderKpdCalls, renderKpdLinked, renderKpdUnlinked } from '../src/render/kpd.ts';

@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { BadRequestError } from '../src/api/errors.ts';
 import type { Command, CommandContext, ComponentContext } from '../src/discord/command.ts';
-import { UserError } from '../src/discord/user-error.ts';
+import { UserError } from '../src/core/user-error.ts';
 import {
   BOARD_SORTS,
   CUP_BOARDS,

@@ -1,8 +1,8 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
 import type { AutocompleteChoice, Command, CommandContext } from '../src/discord/command.ts';
-import { accountLinks } from '../src/discord/player-name.ts';
-import { UserError } from '../src/discord/user-error.ts';
+import { accountLinks } from '../src/link/accounts.ts';
+import { UserError } from '../src/core/user-error.ts';
 import { linkVerifications, MAX_CHECKS_PER_CODE, postsCarryCode } from '../src/link/verification.ts';
 import { text, timestamp } from '../src/render/common.ts';
 import { renderLinkNotFound, renderLinkStarted, renderLinkVerified } from '../src/render/link.ts';

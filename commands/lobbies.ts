@@ -1,6 +1,6 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import type { Command, CommandContext, ComponentContext } from '../src/discord/command.ts';
-import { UserError } from '../src/discord/user-error.ts';
+import { UserError } from '../src/core/user-error.ts';
 import { LOBBY_REGIONS, isLobbyRegion, renderLobbies } from '../src/render/lobbies.ts';
 
 async function showLobbies(ctx: CommandContext | ComponentContext, region: string | undefined, page: number) {

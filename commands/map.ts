@@ -7,8 +7,8 @@ import type {
   CommandContext,
   ComponentContext,
 } from '../src/discord/command.ts';
-import { resolvePlayerName } from '../src/discord/player-name.ts';
-import { UserError } from '../src/discord/user-error.ts';
+import { resolvePlayerName } from '../src/link/accounts.ts';
+import { UserError } from '../src/core/user-error.ts';
 import { text } from '../src/render/common.ts';
 import {
   BOARD_TYPES,

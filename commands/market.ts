@@ -7,7 +7,7 @@ import type {
   ComponentContext,
 } from '../src/discord/command.ts';
 import type { NameIndex } from '../src/discord/names.ts';
-import { UserError } from '../src/discord/user-error.ts';
+import { UserError } from '../src/core/user-error.ts';
 import type { Translator } from '../src/i18n/index.ts';
 import { DEFAULT_DAYS, renderMarketSkin } from '../src/render/market.ts';
 import { truncate } from '../src/render/text.ts';

@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { ApiError, NotFoundError } from '../src/api/errors.ts';
 import type { Command, CommandContext } from '../src/discord/command.ts';
-import { UserError } from '../src/discord/user-error.ts';
+import { UserError } from '../src/core/user-error.ts';
 import { text } from '../src/render/common.ts';
 import { renderMatch } from '../src/render/match.ts';
 

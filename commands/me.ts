@@ -8,7 +8,7 @@ import {
 } from '../src/api/errors.ts';
 import type { Command, CommandContext, ModalContext } from '../src/discord/command.ts';
 import { encodeComponentId } from '../src/discord/component-id.ts';
-import { UserError } from '../src/discord/user-error.ts';
+import { UserError } from '../src/core/user-error.ts';
 import { registerSecret } from '../src/log/index.ts';
 import type { ReplyPayload } from '../src/render/payload.ts';
 import {

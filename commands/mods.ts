@@ -6,7 +6,7 @@ import type {
   CommandContext,
   ComponentContext,
 } from '../src/discord/command.ts';
-import { UserError } from '../src/discord/user-error.ts';
+import { UserError } from '../src/core/user-error.ts';
 import { text } from '../src/render/common.ts';
 import { renderModInfo, renderModList } from '../src/render/mods.ts';
 

@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import type { AutocompleteChoice, Command, OptionSpec } from '../src/discord/command.ts';
-import { UserError } from '../src/discord/user-error.ts';
-import { SUBSCRIPTION_KINDS, kindNamed, subscriptionIdentity } from '../src/events/kinds.ts';
+import { UserError } from '../src/core/user-error.ts';
+import { SUBSCRIPTION_KINDS, kindNamed, subscriptionIdentity } from '../src/announcements/kinds.ts';
 import {
   ANNOUNCEMENT_CHANNEL_TYPES,
   MANAGE_COMMAND_SCOPE,
@@ -10,9 +10,9 @@ import {
   checkBotPermissions,
   requireManager,
   subscriptionView,
-} from '../src/events/manage.ts';
-import type { Subscription } from '../src/events/model.ts';
-import { SubscriptionRepository } from '../src/events/repositories.ts';
+} from '../src/announcements/manage.ts';
+import type { Subscription } from '../src/announcements/model.ts';
+import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscribed } from '../src/render/subscriptions.ts';
 
 const channel: OptionSpec = {

@@ -1,6 +1,6 @@
 import type { Command } from '../src/discord/command.ts';
-import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionView } from '../src/events/manage.ts';
-import { SubscriptionRepository } from '../src/events/repositories.ts';
+import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionView } from '../src/announcements/manage.ts';
+import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscriptionList } from '../src/render/subscriptions.ts';
 
 /** `/subscriptions`: the server's subscriptions, active or disabled with the reason. */

@@ -2,8 +2,8 @@ import { nameOption } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
 import type { AutocompleteChoice, Command, CommandContext, Loader } from '../src/discord/command.ts';
-import { resolvePlayerName } from '../src/discord/player-name.ts';
-import { UserError } from '../src/discord/user-error.ts';
+import { resolvePlayerName } from '../src/link/accounts.ts';
+import { UserError } from '../src/core/user-error.ts';
 import { text } from '../src/render/common.ts';
 import { renderTurfClan, renderTurfPlayer, renderTurfStatus } from '../src/render/turf.ts';
 

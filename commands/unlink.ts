@@ -1,5 +1,5 @@
 import type { Command } from '../src/discord/command.ts';
-import { accountLinks } from '../src/discord/player-name.ts';
+import { accountLinks } from '../src/link/accounts.ts';
 import { linkVerifications } from '../src/link/verification.ts';
 import { renderUnlinked } from '../src/render/link.ts';
 

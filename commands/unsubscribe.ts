@@ -1,13 +1,13 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import type { AutocompleteChoice, Command } from '../src/discord/command.ts';
-import { UserError } from '../src/discord/user-error.ts';
+import { UserError } from '../src/core/user-error.ts';
 import {
   MANAGE_COMMAND_SCOPE,
   requireManager,
   subscriptionChoices,
   subscriptionView,
-} from '../src/events/manage.ts';
-import { RefRepository, SubscriptionRepository } from '../src/events/repositories.ts';
+} from '../src/announcements/manage.ts';
+import { RefRepository, SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { text } from '../src/render/common.ts';
 import { renderUnsubscribed } from '../src/render/subscriptions.ts';
 

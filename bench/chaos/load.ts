@@ -1,4 +1,4 @@
-import type { Sandbox } from '../../src/sandbox/index.ts';
+import type { Sandbox } from '../../src/dev/sandbox/index.ts';
 import type { CommandSpec } from './measure.ts';
 import { TIMELINE } from './model.ts';
 

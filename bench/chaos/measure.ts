@@ -4,11 +4,11 @@ import {
   type APIApplicationCommandOption,
 } from 'discord.js';
 import type { LoadedCommand } from '../../src/discord/command.ts';
-import { deliveryNonce } from '../../src/events/delivery.ts';
-import { fromApiEvent } from '../../src/events/sources.ts';
+import { deliveryNonce } from '../../src/announcements/delivery.ts';
+import { fromApiEvent } from '../../src/announcements/sources.ts';
 import type { Event } from '../../src/api/schemas/index.ts';
-import type { ApiEvent } from '../../src/sandbox/index.ts';
-import type { DiscordStandin, MessageRecord } from '../../src/standin/discord/index.ts';
+import type { ApiEvent } from '../../src/dev/sandbox/index.ts';
+import type { DiscordStandin, MessageRecord } from '../../src/dev/standin/index.ts';
 
 /** Discord's deadline for an interaction's first response. */
 export const FIRST_RESPONSE_DEADLINE_MS = 3_000;

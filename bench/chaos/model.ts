@@ -1,6 +1,6 @@
 import type { LoadedCommand } from '../../src/discord/command.ts';
-import type { CommunityMap, Sandbox } from '../../src/sandbox/index.ts';
-import type { DiscordStandin } from '../../src/standin/discord/index.ts';
+import type { CommunityMap, Sandbox } from '../../src/dev/sandbox/index.ts';
+import type { DiscordStandin } from '../../src/dev/standin/index.ts';
 import type { BotHandle } from './bot-handle.ts';
 import type { AnnouncementCount, CommandSpec } from './measure.ts';
 import type { PrivateRedis } from './redis.ts';

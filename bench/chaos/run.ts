@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { openRepositories } from '../../src/events/repositories.ts';
+import { openRepositories } from '../../src/announcements/repositories.ts';
 import { Translations } from '../../src/i18n/index.ts';
 import { createStore } from '../../src/store/index.ts';
 import { standardCommands } from './load.ts';

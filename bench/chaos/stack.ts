@@ -1,9 +1,9 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stackEnvironment } from '../../src/demo/stack.ts';
-import { startSandbox, type CommunityMap, type Sandbox } from '../../src/sandbox/index.ts';
-import { startDiscordStandin, type DiscordStandin } from '../../src/standin/discord/index.ts';
+import { stackEnvironment } from '../../src/dev/demo/stack.ts';
+import { startSandbox, type CommunityMap, type Sandbox } from '../../src/dev/sandbox/index.ts';
+import { startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
 import { spawnBot, type BotHandle } from './bot-handle.ts';
 import type { AnnouncementTuning } from './ipc.ts';
 import { mapsToFeature } from './load.ts';

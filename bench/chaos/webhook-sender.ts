@@ -1,6 +1,6 @@
 import { request } from 'node:http';
-import { signPayload } from '../../src/events/webhook.ts';
-import type { ApiEvent } from '../../src/sandbox/index.ts';
+import { signPayload } from '../../src/announcements/webhook.ts';
+import type { ApiEvent } from '../../src/dev/sandbox/index.ts';
 import { sleep } from './net.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.ts';
+import type { Clock } from '../core/clock.ts';
 import type { CachePolicy } from './route.ts';
 
 /**

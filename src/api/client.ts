@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { authorize, type Authorization, type Credentials } from './auth.ts';
 import { memoryBackend, ReplyCache, type CacheBackend } from './cache.ts';
-import { systemClock, type Clock } from './clock.ts';
+import { systemClock, type Clock } from '../core/clock.ts';
 import {
   ApiError,
   InvalidReplyError,

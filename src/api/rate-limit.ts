@@ -1,5 +1,5 @@
 import { RateLimitedError } from './errors.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../core/clock.ts';
 
 /**
  * Schedules requests so that a key's rate limits are not exceeded in the first place.

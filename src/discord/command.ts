@@ -9,7 +9,7 @@ import type {
 } from 'discord.js';
 import type { Logger } from 'pino';
 import type { CallOptions, ResultOf, RouteName, Routes, TierClient } from '../api/client.ts';
-import type { Clock } from '../api/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import type { ParamsOf } from '../api/route.ts';
 import type { Config } from '../config/index.ts';
 import type { Translations, Translator } from '../i18n/index.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Interaction } from 'discord.js';
-import type { Clock } from '../api/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import { ApiError } from '../api/errors.ts';
 import { pickLocale } from '../i18n/index.ts';
 import { renderError } from '../render/errors.ts';
@@ -11,7 +11,7 @@ import { isStoreError } from '../store/index.ts';
 import type { Command, Loader, Services } from './command.ts';
 import { decodeComponentId } from './component-id.ts';
 import { Responder, type AnswerableInteraction } from './responder.ts';
-import { UserError } from './user-error.ts';
+import { UserError } from '../core/user-error.ts';
 
 export interface RouterOptions {
   /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { KpdCall } from '../api/schemas/index.ts';
-import { isSaneTime, isUpstreamId, type AnnouncementEvent } from '../events/model.ts';
+import { isSaneTime, isUpstreamId, type AnnouncementEvent } from '../announcements/model.ts';
 import { parseTime } from '../render/common.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { ForbiddenError } from '../api/errors.ts';
-import { UserError } from '../discord/user-error.ts';
-import type { SubscriptionKind } from '../events/kinds.ts';
+import { UserError } from '../core/user-error.ts';
+import type { SubscriptionKind } from '../announcements/kinds.ts';
 import { renderKpdCallChanged, renderKpdNewCall } from '../render/kpd.ts';
 import { KPD_CALL_CHANGE, KPD_KIND, KPD_NEW_CALL, KPD_SOURCE, KpdEventDataSchema } from './events.ts';
 import { keyStatusMessage, kpdKeys } from './keys.ts';

@@ -1,5 +1,5 @@
 import { ApiError, ForbiddenError, LocalRefusalError, RateLimitedError } from '../api/errors.ts';
-import { UserError } from '../discord/user-error.ts';
+import { UserError } from '../core/user-error.ts';
 import type { Translator } from '../i18n/index.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 import { truncate } from './text.ts';

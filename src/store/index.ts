@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Clock } from '../api/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import { logFor } from '../log/index.ts';
 import {
   createMemoryBackend,

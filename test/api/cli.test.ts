@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { coerceParams, EXIT, matchRoute, runCli } from '../../src/api/cli.ts';
 import { TierClient } from '../../src/api/client.ts';
 import { routes } from '../../src/api/routes.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 
 let sandbox: Sandbox;
 let client: TierClient;

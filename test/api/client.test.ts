@@ -12,7 +12,7 @@ import {
   UpstreamError,
 } from '../../src/api/errors.ts';
 import { degradations } from '../../src/api/schemas/tolerant.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { makeJwt } from '../support/jwt.ts';
 
 let sandbox: Sandbox;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TierClient, type RouteName } from '../../src/api/client.ts';
 import { routes } from '../../src/api/routes.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 
 /**
  * Every route of the table, once, against the sandbox: the reply passes its schema through the whole

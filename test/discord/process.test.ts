@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/net.ts';
 import { deployCommands } from '../../src/discord/deploy.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { startDiscordStandin, type DiscordStandin } from '../../src/standin/discord/index.ts';
+import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
+import { startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
 
 let sandbox: Sandbox;
 let discord: DiscordStandin;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../src/demo/stack.ts';
+import { startStack, type Stack } from '../../src/dev/demo/stack.ts';
 import { checkMessageLimits } from '../../src/render/text.ts';
-import type { MessageRecord, PendingInteraction } from '../../src/standin/discord/index.ts';
+import type { MessageRecord, PendingInteraction } from '../../src/dev/standin/index.ts';
 
 /**
  * Every command through the real discord.js client, connected to the Discord stand-in, with the game

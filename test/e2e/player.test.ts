@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../src/demo/stack.ts';
+import { startStack, type Stack } from '../../src/dev/demo/stack.ts';
 import { checkMessageLimits } from '../../src/render/text.ts';
 
 let stack: Stack;

@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBot, type Bot } from '../../src/bot.ts';
 import { loadConfig } from '../../src/config/index.ts';
-import { stackEnvironment } from '../../src/demo/stack.ts';
+import { stackEnvironment } from '../../src/dev/demo/stack.ts';
 import { createLogger } from '../../src/log/index.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import {
-  startDiscordStandin,
-  type DiscordStandin,
-  type MessageRecord,
-} from '../../src/standin/discord/index.ts';
+import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
+import { startDiscordStandin, type DiscordStandin, type MessageRecord } from '../../src/dev/standin/index.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import { ManualClock } from '../support/clock.ts';
 

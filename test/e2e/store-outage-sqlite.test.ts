@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startStack, type Stack } from '../../src/demo/stack.ts';
+import { startStack, type Stack } from '../../src/dev/demo/stack.ts';
 import { configureLog, createLogger } from '../../src/log/index.ts';
-import type { MessageRecord, PendingInteraction } from '../../src/standin/discord/index.ts';
+import type { MessageRecord, PendingInteraction } from '../../src/dev/standin/index.ts';
 import { freePort } from '../support/net.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../src/demo/stack.ts';
+import { startStack, type Stack } from '../../src/dev/demo/stack.ts';
 import { Translations } from '../../src/i18n/index.ts';
 import { configureLog, createLogger } from '../../src/log/index.ts';
-import type { MessageRecord, PendingInteraction } from '../../src/standin/discord/index.ts';
+import type { MessageRecord, PendingInteraction } from '../../src/dev/standin/index.ts';
 import { freePort } from '../support/net.ts';
 import { redisAvailable, startRedisServer, type RedisServer } from '../store/redis-server.ts';
 

@@ -1,11 +1,11 @@
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KpdCall } from '../../src/api/schemas/index.ts';
-import { startAnnouncements, type Announcements } from '../../src/events/index.ts';
-import { SubscriptionRepository } from '../../src/events/repositories.ts';
+import { startAnnouncements, type Announcements } from '../../src/announcements/index.ts';
+import { SubscriptionRepository } from '../../src/announcements/repositories.ts';
 import { diffCalls, KPD_CALL_CHANGE, KPD_NEW_CALL } from '../../src/kpd/events.ts';
-import type { KpdCall as WorldCall } from '../../src/sandbox/index.ts';
-import type { MessageRecord } from '../../src/standin/discord/index.ts';
+import type { KpdCall as WorldCall } from '../../src/dev/sandbox/index.ts';
+import type { MessageRecord } from '../../src/dev/standin/index.ts';
 import { MANAGE_GUILD, startHarness, type Harness } from '../secrets/harness.ts';
 
 /** `/subscribe kpd`: new calls and changes posted to a moderators' channel, with the guild's own key. */

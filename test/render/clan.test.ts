@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clanNameOf, pageOf } from '../../commands/clan.ts';
 import type { ClanMember, ClanMembers, ClanProfile } from '../../src/api/schemas/index.ts';
 import { decodeComponentId } from '../../src/discord/component-id.ts';
-import { UserError } from '../../src/discord/user-error.ts';
+import { UserError } from '../../src/core/user-error.ts';
 import { inviteUrl, memberPages, renderClanMembers, renderClanProfile } from '../../src/render/clan.ts';
 import { text } from '../../src/render/common.ts';
 import {

@@ -1,7 +1,7 @@
 import i18next, { type i18n } from 'i18next';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { decodeComponentId, encodeComponentId } from '../../src/discord/component-id.ts';
-import { UserError } from '../../src/discord/user-error.ts';
+import { UserError } from '../../src/core/user-error.ts';
 import { renderError } from '../../src/render/errors.ts';
 import { Translations, type Translator } from '../../src/i18n/index.ts';
 import type { ReplyPayload } from '../../src/render/payload.ts';

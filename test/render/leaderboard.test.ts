@@ -25,7 +25,7 @@ import {
   renderRaidBoard,
   renderRankedLeaderboard,
 } from '../../src/render/leaderboard.ts';
-import { PREVIOUS_SEASON, RAID_MAP_IDS } from '../../src/sandbox/index.ts';
+import { PREVIOUS_SEASON, RAID_MAP_IDS } from '../../src/dev/sandbox/index.ts';
 import {
   HOSTILE,
   LONG_HOSTILE,

@@ -14,7 +14,7 @@ import {
   sortLobbies,
 } from '../../src/render/lobbies.ts';
 import type { ReplyPayload } from '../../src/render/payload.ts';
-import { REGION_KEYS } from '../../src/sandbox/names.ts';
+import { REGION_KEYS } from '../../src/dev/sandbox/names.ts';
 import {
   LONG_HOSTILE,
   buttons,

@@ -3,7 +3,7 @@ import { boardOptions, command, parseBoardArgs } from '../../commands/map.ts';
 import type { FeaturedMaps, MapInfo, MapLeaderboard } from '../../src/api/schemas/index.ts';
 import { decodeComponentId } from '../../src/discord/component-id.ts';
 import { localizeCommand } from '../../src/discord/localize.ts';
-import { UserError } from '../../src/discord/user-error.ts';
+import { UserError } from '../../src/core/user-error.ts';
 import { text } from '../../src/render/common.ts';
 import {
   boardValue,

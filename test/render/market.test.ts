@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { listingsArgs, skinChoices } from '../../commands/market.ts';
 import type { MarketSkin } from '../../src/api/schemas/index.ts';
 import { NameIndex } from '../../src/discord/names.ts';
-import { UserError } from '../../src/discord/user-error.ts';
+import { UserError } from '../../src/core/user-error.ts';
 import { CHART_FILE, renderMarketSkin, utcDay } from '../../src/render/market.ts';
 import { checkAutocompleteChoices } from '../../src/render/text.ts';
 import { HOSTILE, buttons, expectSafe, fieldsOf, translators, useSandboxApi } from '../support/render.ts';

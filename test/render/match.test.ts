@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMatchId } from '../../commands/match.ts';
 import type { MatchDetails, MatchParticipant } from '../../src/api/schemas/index.ts';
-import { UserError } from '../../src/discord/user-error.ts';
+import { UserError } from '../../src/core/user-error.ts';
 import { groupTeams, renderMatch } from '../../src/render/match.ts';
 import { Colors } from '../../src/render/payload.ts';
 import { HOSTILE, expectSafe, fieldsOf, translators, useSandboxApi } from '../support/render.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageArg } from '../../commands/mods.ts';
 import type { Mod, ModsPage } from '../../src/api/schemas/index.ts';
-import { UserError } from '../../src/discord/user-error.ts';
+import { UserError } from '../../src/core/user-error.ts';
 import { renderModInfo, renderModList } from '../../src/render/mods.ts';
 import { Colors } from '../../src/render/payload.ts';
 import { HOSTILE, buttons, expectSafe, translators, useSandboxApi } from '../support/render.ts';

@@ -1,5 +1,5 @@
 import type { KpdCall, Lobby, PlayerProfile } from '../../src/api/schemas/index.ts';
-import { UserError } from '../../src/discord/user-error.ts';
+import { UserError } from '../../src/core/user-error.ts';
 import type { Translator } from '../../src/i18n/index.ts';
 import {
   renderMapFeatured,

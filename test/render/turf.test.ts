@@ -19,7 +19,7 @@ import {
   renderTurfStatus,
   summarizeContributions,
 } from '../../src/render/turf.ts';
-import { TURF_MAP_IDS } from '../../src/sandbox/index.ts';
+import { TURF_MAP_IDS } from '../../src/dev/sandbox/index.ts';
 import { turfDay, turfDayDate } from '../../src/turf/days.ts';
 import {
   HOSTILE,

@@ -1,11 +1,11 @@
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountLinks } from '../../src/discord/player-name.ts';
-import { startAnnouncements } from '../../src/events/index.ts';
-import { SubscriptionRepository } from '../../src/events/repositories.ts';
+import { accountLinks } from '../../src/link/accounts.ts';
+import { startAnnouncements } from '../../src/announcements/index.ts';
+import { SubscriptionRepository } from '../../src/announcements/repositories.ts';
 import { KPD_KEYS_NAMESPACE } from '../../src/kpd/keys.ts';
-import type { KpdCall as WorldCall } from '../../src/sandbox/index.ts';
-import type { MessageRecord } from '../../src/standin/discord/index.ts';
+import type { KpdCall as WorldCall } from '../../src/dev/sandbox/index.ts';
+import type { MessageRecord } from '../../src/dev/standin/index.ts';
 import { makeJwt } from '../support/jwt.ts';
 import { MANAGE_GUILD, startHarness, type Harness } from './harness.ts';
 

@@ -11,14 +11,14 @@ import { pino } from 'pino';
 import { startBot, type Bot } from '../../src/bot.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createLogger } from '../../src/log/index.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import {
   startDiscordStandin,
   type DiscordStandin,
   type Guild,
   type MessageRecord,
   type PendingInteraction,
-} from '../../src/standin/discord/index.ts';
+} from '../../src/dev/standin/index.ts';
 
 /**
  * The real bot (`startBot`) against the game sandbox and the Discord stand-in, with a sqlite store in

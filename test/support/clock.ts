@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/api/clock.ts';
+import type { Clock } from '../../src/core/clock.ts';
 
 /**
  * A manual clock: `now()` moves only by `advance()`; sleepers wake when time reaches them.

@@ -10,7 +10,7 @@ import {
   type Sandbox,
   type SandboxKeys,
   type SandboxOptions,
-} from '../../src/sandbox/index.ts';
+} from '../../src/dev/sandbox/index.ts';
 
 /** Shared pieces of the renderer tests: sandbox data, hostile inputs, and what every reply must respect. */
 

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TierClient } from '../../src/api/client.ts';
-import { TURF_EPOCH_MS as SANDBOX_EPOCH_MS, startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import {
+  TURF_EPOCH_MS as SANDBOX_EPOCH_MS,
+  startSandbox,
+  type Sandbox,
+} from '../../src/dev/sandbox/index.ts';
 import { DAY_MS, TURF_EPOCH_MS, turfDay, turfDayDate } from '../../src/turf/days.ts';
 import { TURF_MAP_NAMES, turfMapName } from '../../src/turf/maps.ts';
 

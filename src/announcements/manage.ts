@@ -1,0 +1,108 @@
+import {
+  ApplicationIntegrationType,
+  ChannelType,
+  InteractionContextType,
+  PermissionFlagsBits,
+  type AutocompleteInteraction,
+  type ChatInputCommandInteraction,
+  type Guild,
+  type GuildBasedChannel,
+} from 'discord.js';
+import type { AutocompleteChoice } from '../discord/command.ts';
+import { UserError } from '../core/user-error.ts';
+import type { Translator } from '../i18n/index.ts';
+import { kindLabel, type SubscriptionView } from '../render/subscriptions.ts';
+import { kindNamed } from './kinds.ts';
+import type { Subscription } from './model.ts';
+
+/**
+ * What /subscribe, /subscriptions and /unsubscribe share: they exist in servers only, are offered to
+ * members with Manage Server by default, and check that permission again when run (a server can change
+ * who sees a command, not who may change its announcements).
+ */
+export const MANAGE_COMMAND_SCOPE = {
+  contexts: [InteractionContextType.Guild],
+  integration_types: [ApplicationIntegrationType.GuildInstall],
+  default_member_permissions: PermissionFlagsBits.ManageGuild.toString(),
+};
+
+/** A server has at most this many subscriptions (they fit one /subscriptions embed). */
+export const MAX_SUBSCRIPTIONS_PER_GUILD = 25;
+
+/** What the bot needs in a channel to announce there, in the order they are checked and named. */
+export const REQUIRED_CHANNEL_PERMISSIONS = [
+  ['ViewChannel', PermissionFlagsBits.ViewChannel],
+  ['SendMessages', PermissionFlagsBits.SendMessages],
+  ['EmbedLinks', PermissionFlagsBits.EmbedLinks],
+  ['AttachFiles', PermissionFlagsBits.AttachFiles],
+] as const;
+
+export const ANNOUNCEMENT_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
+
+/** The server the command runs in, once the member is known to hold Manage Server there. */
+export function requireManager(interaction: ChatInputCommandInteraction): Guild {
+  if (!interaction.inCachedGuild()) throw new UserError('subscribe:errors.guildOnly');
+  if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) {
+    throw new UserError('subscribe:errors.manageGuild');
+  }
+  return interaction.guild;
+}
+
+/** The channel option as a channel of this server where announcements can go. */
+export async function announcementChannel(
+  interaction: ChatInputCommandInteraction,
+  guild: Guild,
+): Promise<GuildBasedChannel> {
+  const id = interaction.options.getChannel('channel', true).id;
+  const channel = guild.channels.cache.get(id) ?? (await guild.channels.fetch(id).catch(() => null));
+  if (!channel || !(ANNOUNCEMENT_CHANNEL_TYPES as readonly ChannelType[]).includes(channel.type)) {
+    throw new UserError('subscribe:errors.channelType');
+  }
+  return channel;
+}
+
+/** The bot's permissions in the channel; refuses, naming each missing one, when it cannot announce there. */
+export async function checkBotPermissions(t: Translator, guild: Guild, channel: GuildBasedChannel) {
+  const me = await guild.members.fetchMe();
+  const permissions = channel.permissionsFor(me);
+  const missing = REQUIRED_CHANNEL_PERMISSIONS.filter(([, flag]) => !permissions.has(flag, true));
+  if (missing.length > 0) {
+    throw new UserError('subscribe:errors.missingPermissions', {
+      channel: `<#${channel.id}>`,
+      permissions: missing.map(([name]) => t.t(`subscribe:permissions.${name}`)).join(', '),
+    });
+  }
+  return permissions;
+}
+
+export function subscriptionView(t: Translator, subscription: Subscription): SubscriptionView {
+  return {
+    id: subscription.id,
+    kind: subscription.kind,
+    channelId: subscription.channelId,
+    details: kindNamed(subscription.kind)?.describe(t, subscription) ?? '',
+    createdAt: subscription.createdAt,
+    state: subscription.state,
+  };
+}
+
+/** Autocomplete of a subscription id: the server's subscriptions whose id, kind or channel matches. */
+export function subscriptionChoices(
+  t: Translator,
+  interaction: AutocompleteInteraction,
+  subscriptions: readonly Subscription[],
+  typed: string,
+): AutocompleteChoice[] {
+  const query = typed.trim().toLowerCase();
+  return subscriptions
+    .map((subscription) => {
+      const channel = interaction.guild?.channels.cache.get(subscription.channelId);
+      const where = channel ? `#${channel.name}` : subscription.channelId;
+      return {
+        name: `${subscription.id} · ${kindLabel(t, subscription.kind)} · ${where}`,
+        value: subscription.id,
+      };
+    })
+    .filter((choice) => query === '' || choice.name.toLowerCase().includes(query))
+    .slice(0, 25);
+}

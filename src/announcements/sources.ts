@@ -1,0 +1,298 @@
+import type { Logger } from 'pino';
+import type { TierClient } from '../api/client.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Event, TurfStatus } from '../api/schemas/index.ts';
+import type { RequestBudget } from './budget.ts';
+import type { StepHook } from './delivery.ts';
+import {
+  EVENTS_SOURCE,
+  TURF_DAILY_EVENT,
+  TURF_OWNER_EVENT,
+  TURF_SOURCE,
+  eventTypesFor,
+  isWanted,
+  kindNamed,
+} from './kinds.ts';
+import { isTurfDay } from '../turf/days.ts';
+import {
+  isSaneTime,
+  isUpstreamId,
+  type AnnouncementEvent,
+  type Subscription,
+  type TurfOwner,
+  type TurfState,
+} from './model.ts';
+import type { Repositories } from './repositories.ts';
+
+/**
+ * Sources are the feeds that produce announcements. Each is polled under its own lease by one process at a
+ * time; a poll stores what it found in the inbox first, then moves its own position (cursor, stored
+ * state), then has the inbox delivered.
+ */
+export interface SourceRun {
+  readonly subscriptions: readonly Subscription[];
+  readonly signal: AbortSignal;
+  /** Delivers everything pending in the inbox. */
+  deliver(): Promise<void>;
+}
+
+export interface Source {
+  readonly name: string;
+  /** Whether any of these (active) subscriptions needs this source. */
+  wanted(subscriptions: readonly Subscription[]): boolean;
+  poll(run: SourceRun): Promise<void>;
+}
+
+export interface SourceDeps {
+  readonly api: TierClient;
+  readonly repos: Repositories;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly hook?: StepHook | undefined;
+}
+
+/**
+ * An event of the game's feed (or of a webhook delivery) as an announcement event. A creation time that
+ * is missing, unreadable or more than a century away from now is replaced by the time it was received.
+ */
+export function fromApiEvent(event: Event, receivedAt: number): AnnouncementEvent {
+  const created = event.created_at === undefined ? Number.NaN : Date.parse(event.created_at);
+  return {
+    key: `e:${event.id}`,
+    source: EVENTS_SOURCE,
+    type: event.type,
+    at: isSaneTime(created, receivedAt) ? created : receivedAt,
+    data: { ...event },
+  };
+}
+
+export interface EventsFeedOptions {
+  /** Events per page (`limit`, 1..100). */
+  readonly pageSize: number;
+  /** Time budget of one page request, waits inside the tier client included. */
+  readonly deadlineMs: number;
+}
+
+/**
+ * `GET /api/events`: one cursor per filter set (the sorted list of types the subscriptions need), pages
+ * fetched back to back while `has_more`, every request first taking a ticket of the shared 6-a-minute
+ * budget.
+ */
+export class EventsFeed implements Source {
+  readonly name = EVENTS_SOURCE;
+  readonly #deps: SourceDeps;
+  readonly #budget: RequestBudget;
+  readonly #options: EventsFeedOptions;
+
+  constructor(deps: SourceDeps, budget: RequestBudget, options: EventsFeedOptions) {
+    this.#deps = deps;
+    this.#budget = budget;
+    this.#options = options;
+  }
+
+  wanted(subscriptions: readonly Subscription[]): boolean {
+    return eventTypesFor(subscriptions).length > 0;
+  }
+
+  static filterKey(types: readonly string[]): string {
+    return `types=${[...types].sort().join(',')}`;
+  }
+
+  async poll(run: SourceRun): Promise<void> {
+    const { repos, clock, hook } = this.#deps;
+    const types = eventTypesFor(run.subscriptions);
+    if (types.length === 0) return;
+    const filterKey = EventsFeed.filterKey(types);
+    // Whatever a crash left in the inbox goes out before anything newer.
+    await run.deliver();
+    let after = (await repos.cursors.get(filterKey))?.after ?? 0;
+    for (;;) {
+      run.signal.throwIfAborted();
+      const page = await this.#fetch(after, types, run.signal);
+      const subscriptions = await repos.subscriptions.active();
+      const now = clock.now();
+      let stored = 0;
+      for (const item of page.events) {
+        if (!isUpstreamId(item.id)) {
+          this.#deps.log.warn({ id: item.id }, 'skipped an event with an impossible id');
+          continue;
+        }
+        const event = fromApiEvent(item, now);
+        if (isWanted(event, subscriptions) && (await repos.inbox.accept(event))) stored += 1;
+      }
+      await hook?.('stored', { eventKey: `page:${after}` });
+      // A cursor that is no id would not read back (and the feed would start over): keep the old one.
+      if (!isUpstreamId(page.next)) {
+        this.#deps.log.warn({ after, next: page.next }, 'the events feed gave an impossible cursor');
+        break;
+      }
+      await repos.cursors.set(filterKey, { after: page.next, at: now });
+      await hook?.('cursor', { eventKey: `page:${after}` });
+      this.#deps.log.debug({ after, next: page.next, events: page.events.length, stored }, 'events page');
+      await run.deliver();
+      // A server that says "more" without moving on would keep us here: stop, and go on next time.
+      if (page.has_more !== true || page.next <= after) break;
+      after = page.next;
+    }
+  }
+
+  async #fetch(after: number, types: EventTypes, signal: AbortSignal) {
+    const { api } = this.#deps;
+    const ticket = await this.#budget.take(signal);
+    let attempts = 0;
+    try {
+      return await api.call(
+        'events',
+        { after, types, limit: this.#options.pageSize },
+        {
+          priority: 'background',
+          deadlineMs: this.#options.deadlineMs,
+          signal,
+          onAttempt: () => (attempts += 1),
+        },
+      );
+    } finally {
+      // The tier client may have retried (a 5xx once): count every request of this call that went out.
+      await ticket.settle(Math.max(0, attempts - 1));
+    }
+  }
+}
+
+type EventTypes = ReturnType<typeof eventTypesFor>;
+
+function ownersOf(status: TurfStatus): Record<string, TurfOwner> {
+  const owners: Record<string, TurfOwner> = {};
+  for (const map of status.maps) {
+    // An owner that did not read (degraded) is unknown: keep the last one known rather than guess.
+    if (map.owner === undefined || !isUpstreamId(map.map_id)) continue;
+    if (map.owner !== null && !isUpstreamId(map.owner.clan_id)) continue;
+    owners[String(map.map_id)] =
+      map.owner === null ? null : { clanId: map.owner.clan_id, clanName: map.owner.clan_name };
+  }
+  return owners;
+}
+
+function sameOwner(a: TurfOwner | undefined, b: TurfOwner | undefined): boolean {
+  return (a?.clanId ?? null) === (b?.clanId ?? null);
+}
+
+/** Clans followed by turf subscriptions, once each. */
+function followedClans(subscriptions: readonly Subscription[]): Map<number, string> {
+  const clans = new Map<number, string>();
+  for (const subscription of subscriptions) {
+    if (kindNamed(subscription.kind)?.source !== TURF_SOURCE) continue;
+    const { clanId, clanName } = subscription.options;
+    if (typeof clanId === 'number')
+      clans.set(clanId, typeof clanName === 'string' ? clanName : String(clanId));
+  }
+  return clans;
+}
+
+/**
+ * Turf wars: `/territorial-wars/status` once per poll for every subscription together, compared with the
+ * state stored last time. Each owner change becomes an event; when the turf day has rolled over, each
+ * followed clan gets its earnings of the day that ended. The first poll only stores the state.
+ */
+export class TurfFeed implements Source {
+  readonly name = TURF_SOURCE;
+  readonly #deps: SourceDeps;
+
+  constructor(deps: SourceDeps) {
+    this.#deps = deps;
+  }
+
+  wanted(subscriptions: readonly Subscription[]): boolean {
+    return subscriptions.some((subscription) => kindNamed(subscription.kind)?.source === TURF_SOURCE);
+  }
+
+  async poll(run: SourceRun): Promise<void> {
+    const { api, repos, clock, hook } = this.#deps;
+    await run.deliver();
+    const status = await api.call(
+      'turfStatus',
+      {},
+      { priority: 'background', fresh: true, signal: run.signal },
+    );
+    // A day no calendar can show would poison every announcement made from it: refuse the whole reply.
+    if (status.day !== undefined && !isTurfDay(status.day)) {
+      this.#deps.log.warn({ day: status.day }, 'the turf status gave an impossible day; ignored');
+      return;
+    }
+    const state = await repos.turf.get();
+    const owners = ownersOf(status);
+    if (!state) {
+      await repos.turf.set({ version: 0, ...(status.day === undefined ? {} : { day: status.day }), owners });
+      return;
+    }
+    const now = clock.now();
+    const version = state.version + 1;
+    const events: AnnouncementEvent[] = [];
+    for (const [mapId, current] of Object.entries(owners)) {
+      // A map never seen before has no previous owner to compare with.
+      if (!(mapId in state.owners)) continue;
+      const previous = state.owners[mapId] ?? null;
+      if (sameOwner(previous, current)) continue;
+      events.push({
+        key: `turf:${version}:${mapId}`,
+        source: TURF_SOURCE,
+        type: TURF_OWNER_EVENT,
+        at: now,
+        data: {
+          mapId: Number(mapId),
+          ...(status.day === undefined ? {} : { day: status.day }),
+          previous,
+          current,
+        },
+      });
+    }
+    const newDay = status.day !== undefined && state.day !== undefined && status.day > state.day;
+    if (newDay && status.day !== undefined && status.day > 0)
+      events.push(...(await this.#dailyEvents(status.day - 1, run, now)));
+    const changed =
+      newDay ||
+      status.day !== state.day ||
+      Object.keys(owners).some((id) => !sameOwner(state.owners[id], owners[id]));
+    if (!changed && events.length === 0) return;
+
+    const subscriptions = await repos.subscriptions.active();
+    for (const event of events) if (isWanted(event, subscriptions)) await repos.inbox.accept(event);
+    await hook?.('stored', { eventKey: `turf:${version}` });
+    const day = status.day ?? state.day;
+    const next: TurfState = {
+      version,
+      ...(day === undefined ? {} : { day }),
+      owners: { ...state.owners, ...owners },
+    };
+    await repos.turf.set(next);
+    await hook?.('cursor', { eventKey: `turf:${version}` });
+    await run.deliver();
+  }
+
+  async #dailyEvents(day: number, run: SourceRun, now: number): Promise<AnnouncementEvent[]> {
+    const { api, log } = this.#deps;
+    const events: AnnouncementEvent[] = [];
+    for (const [clanId, clanName] of followedClans(run.subscriptions)) {
+      try {
+        const earnings = await api.call(
+          'turfClanEarnings',
+          { clanId },
+          { priority: 'background', signal: run.signal },
+        );
+        const earned = earnings.days.find((entry) => entry.day === day);
+        // No line for that day (a new season began): better silent than a wrong zero.
+        if (earned === undefined) continue;
+        events.push({
+          key: `turf-day:${day}:${clanId}`,
+          source: TURF_SOURCE,
+          type: TURF_DAILY_EVENT,
+          // Just after the owner changes seen by the same poll, so that the day's summary comes last.
+          at: now + 1,
+          data: { day, clanId, clanName, kr: earned.kr ?? 0 },
+        });
+      } catch (error) {
+        log.warn({ err: error, clanId, day }, 'could not read a clan’s turf earnings');
+      }
+    }
+    return events;
+  }
+}

@@ -1,0 +1,430 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  ApplicationCommandOptionType,
+  ApplicationIntegrationType,
+  Events,
+  InteractionContextType,
+  type APIApplicationCommandInteractionDataOption,
+  type Client,
+} from 'discord.js';
+import { pino, type Logger } from 'pino';
+import { afterEach, beforeEach } from 'vitest';
+import { command as subscribe } from '../../commands/subscribe.ts';
+import { stackEnvironment } from '../../src/dev/demo/stack.ts';
+import { command as subscriptions } from '../../commands/subscriptions.ts';
+import { command as unsubscribe } from '../../commands/unsubscribe.ts';
+import { TierClient } from '../../src/api/client.ts';
+import type { Clock } from '../../src/core/clock.ts';
+import { loadConfig, type Config } from '../../src/config/index.ts';
+import { createDiscordClient } from '../../src/discord/client.ts';
+import type { Command, LoadedCommand, Services } from '../../src/discord/command.ts';
+import { InteractionRouter } from '../../src/discord/interactions.ts';
+import { localizeCommand } from '../../src/discord/localize.ts';
+import { NameIndex } from '../../src/discord/names.ts';
+import {
+  startAnnouncements,
+  type AnnouncementOptions,
+  type Announcements,
+} from '../../src/announcements/index.ts';
+import type { Subscription } from '../../src/announcements/model.ts';
+import { openRepositories, type Repositories } from '../../src/announcements/repositories.ts';
+import { Translations } from '../../src/i18n/index.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/dev/sandbox/index.ts';
+import {
+  startDiscordStandin,
+  type DiscordStandin,
+  type DiscordStandinOptions,
+  type MessageRecord,
+  type PendingInteraction,
+} from '../../src/dev/standin/index.ts';
+import { StoreError, createStore, type Namespace, type Store } from '../../src/store/index.ts';
+import { ManualClock } from '../support/clock.ts';
+import { freePort } from '../support/net.ts';
+
+/**
+ * The announcement subsystem between the game API sandbox and the Discord stand-in, driven through the
+ * real discord.js client: a bot process is `Process` (its own client, tier client and runtime), and
+ * several processes can share one store. Only the three commands of this subsystem are loaded, so these
+ * tests do not depend on other commands.
+ */
+export const silentLog = pino({ level: 'silent' });
+export const translations = new Translations();
+
+export const OWN_COMMANDS: readonly Command[] = [subscribe, subscriptions, unsubscribe];
+
+export function loadOwnCommands(): LoadedCommand[] {
+  return OWN_COMMANDS.map((command) => ({
+    ...command,
+    json: localizeCommand(
+      {
+        integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+        contexts: [InteractionContextType.Guild],
+        ...command.data,
+      },
+      command.namespace ?? command.data.name,
+      translations,
+    ),
+  }));
+}
+
+export interface WorldOptions {
+  readonly clock?: ManualClock;
+  readonly sandbox?: Omit<SandboxOptions, 'now'>;
+  readonly discord?: DiscordStandinOptions;
+  readonly store?: Store;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** The outside world of one test: game API, Discord, clock, and the store the bot processes share. */
+export interface World {
+  readonly clock: ManualClock;
+  readonly sandbox: Sandbox;
+  readonly discord: DiscordStandin;
+  readonly store: Store;
+  readonly repos: Repositories;
+  readonly config: Config;
+  readonly guildId: string;
+  readonly channelId: string;
+  /** A text channel, with the bot's default permissions. */
+  addChannel(name?: string): string;
+  close(): Promise<void>;
+}
+
+export async function startWorld(options: WorldOptions = {}): Promise<World> {
+  const clock = options.clock ?? new ManualClock();
+  const sandbox = await startSandbox({ ...options.sandbox, now: () => clock.now() });
+  const discord = await startDiscordStandin(options.discord);
+  const store = options.store ?? (await createStore('memory://', { purgeIntervalMs: 0 }));
+  const guild = discord.addGuild({ name: 'Arena', preferredLocale: 'en-US' });
+  const channel = discord.addChannel(guild.id, { name: 'announcements' });
+  const config = loadConfig(
+    stackEnvironment(sandbox, discord, { EVENTS_POLL_SECONDS: '20', LOG_LEVEL: 'silent', ...options.env }),
+  );
+  return {
+    clock,
+    sandbox,
+    discord,
+    store,
+    repos: openRepositories(store),
+    config,
+    guildId: guild.id,
+    channelId: channel.id,
+    addChannel: (name) => discord.addChannel(guild.id, name === undefined ? {} : { name }).id,
+    async close() {
+      await discord.close();
+      await sandbox.close();
+      if (!options.store) await store.close();
+    },
+  };
+}
+
+/** One bot process: a discord.js client logged in to the stand-in, its services, and its announcements. */
+export interface Process {
+  readonly client: Client;
+  readonly services: Services;
+  readonly api: TierClient;
+  readonly announcements: Announcements;
+  stop(): Promise<void>;
+}
+
+export interface ProcessOptions {
+  readonly store?: Store;
+  readonly clock?: Clock;
+  readonly announcements?: AnnouncementOptions;
+  readonly config?: Config;
+  /** Route interactions to the three commands (one process per test should). */
+  readonly commands?: boolean;
+  readonly log?: Logger;
+  readonly translations?: Translations;
+}
+
+export async function startProcess(world: World, options: ProcessOptions = {}): Promise<Process> {
+  const store = options.store ?? world.store;
+  const clock = options.clock ?? world.clock;
+  const config = options.config ?? world.config;
+  const api = new TierClient({
+    urls: { base: config.game.baseUrl, legacy: config.game.legacyUrl, matchmaker: config.game.matchmakerUrl },
+    apiKey: config.game.apiKey,
+    cache: store.namespace('cache'),
+    clock,
+  });
+  const services: Services = {
+    api,
+    store,
+    translations: options.translations ?? translations,
+    names: new NameIndex(store.namespace<string>('names')),
+    config,
+    clock,
+    log: options.log ?? silentLog,
+  };
+  const client = createDiscordClient({ apiUrl: world.discord.restUrl });
+  const router = options.commands === false ? undefined : new InteractionRouter(loadOwnCommands(), services);
+  if (router) client.on(Events.InteractionCreate, router.handle);
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  await client.login(world.discord.token);
+  await ready;
+  const announcements = await startAnnouncements({
+    client,
+    services,
+    config,
+    options: { autoStart: false, delivery: { backoffMs: 5, claimTtlMs: 200 }, ...options.announcements },
+  });
+  let stopping: Promise<void> | undefined;
+  return {
+    client,
+    services,
+    api,
+    announcements,
+    stop() {
+      stopping ??= (async () => {
+        await announcements.stop();
+        if (router) {
+          client.off(Events.InteractionCreate, router.handle);
+          await router.drain(2_000);
+        }
+        await client.destroy();
+        await api.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+export type OptionValue = string | number | boolean;
+
+/** The raw options of `/command [sub] name:value...`, typed from the command's definition. */
+export function commandOptions(
+  name: string,
+  subcommand: string | undefined,
+  values: Readonly<Record<string, OptionValue>> = {},
+): APIApplicationCommandInteractionDataOption[] {
+  const command = loadOwnCommands().find((c) => c.json.name === name);
+  if (!command) throw new Error(`no command /${name}`);
+  let definitions = command.json.options ?? [];
+  if (subcommand !== undefined) {
+    const sub = definitions.find((o) => o.name === subcommand);
+    if (!sub || !('options' in sub)) throw new Error(`no subcommand ${subcommand}`);
+    definitions = sub.options ?? [];
+  }
+  const leaves = Object.entries(values).map(([option, value]) => {
+    const definition = definitions.find((o) => o.name === option);
+    if (!definition) throw new Error(`no option ${option}`);
+    return { type: definition.type, name: option, value } as APIApplicationCommandInteractionDataOption;
+  });
+  if (subcommand === undefined) return leaves;
+  return [
+    { type: ApplicationCommandOptionType.Subcommand, name: subcommand, options: leaves },
+  ] as APIApplicationCommandInteractionDataOption[];
+}
+
+/** A subscription made directly in the store (what /subscribe would save), for tests about delivery. */
+export async function subscribeDirectly(
+  world: World,
+  fields: Partial<Subscription> & Pick<Subscription, 'kind'>,
+): Promise<Subscription> {
+  const now = world.clock.now();
+  return world.repos.subscriptions.create({
+    guildId: world.guildId,
+    channelId: world.channelId,
+    options: {},
+    locale: 'en-US',
+    createdBy: '300000000000000001',
+    createdAt: now,
+    since: now,
+    state: { status: 'active' },
+    ...fields,
+  });
+}
+
+/** Messages the bot posted in a channel (not interaction replies). */
+export function posted(world: World, channelId: string = world.channelId): MessageRecord[] {
+  return world.discord.messages(channelId).filter((message) => message.kind === 'channel');
+}
+
+/**
+ * Settles a promise that may wait on the manual clock (budget waits, tier-client retries): moves the
+ * clock by `stepMs` whenever the promise has not settled after a moment of real time.
+ */
+export async function drive<T>(
+  clock: ManualClock,
+  work: Promise<T>,
+  stepMs = 1_000,
+  maxSteps = 2_000,
+): Promise<T> {
+  let settled = false;
+  const watched = work.finally(() => {
+    settled = true;
+  });
+  watched.catch(() => undefined);
+  const pending = () => !settled;
+  for (let step = 0; pending() && step < maxSteps; step += 1) {
+    await sleep(2);
+    if (pending()) await clock.advance(stepMs);
+  }
+  return watched;
+}
+
+/** Waits (real time, bounded) until `condition` holds. */
+export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(10);
+  }
+}
+
+export function invoke(
+  world: World,
+  name: string,
+  subcommand: string | undefined,
+  values: Readonly<Record<string, OptionValue>> = {},
+  extra: { readonly memberPermissions?: bigint; readonly locale?: string } = {},
+): PendingInteraction {
+  return world.discord.invokeCommand({
+    name,
+    guildId: world.guildId,
+    options: commandOptions(name, subcommand, values),
+    ...(extra.memberPermissions === undefined ? {} : { memberPermissions: extra.memberPermissions }),
+    ...(extra.locale === undefined ? {} : { locale: extra.locale }),
+  });
+}
+
+/** The largest number of times that fall in one window of `windowMs` (sliding, half-open). */
+export function busiestWindow(times: readonly number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  for (let i = 0, j = 0; i < sorted.length; i += 1) {
+    while ((sorted[i] ?? 0) - (sorted[j] ?? 0) >= windowMs) j += 1;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+
+export interface WorldFixture {
+  /** The current test's world. */
+  readonly world: World;
+  /** A bot process on the current world (no commands unless asked), stopped after the test. */
+  readonly start: (options?: ProcessOptions) => Promise<Process>;
+}
+
+/** A fresh world for every test, and the processes each test starts, all stopped after it. */
+export function useWorldPerTest(): WorldFixture {
+  let current: World | undefined;
+  const processes: Process[] = [];
+  beforeEach(async () => {
+    current = await startWorld();
+  });
+  afterEach(async () => {
+    for (const process of processes.splice(0)) await process.stop();
+    await current?.close();
+    current = undefined;
+  });
+  const fixture: WorldFixture = {
+    get world(): World {
+      if (!current) throw new Error('the world exists only inside a test');
+      return current;
+    },
+    start: async (options = {}) => {
+      const process = await startProcess(fixture.world, { commands: false, ...options });
+      processes.push(process);
+      return process;
+    },
+  };
+  return fixture;
+}
+
+/** A log that keeps every line it writes (pino's JSON), for tests about what is logged. */
+export function capturedLog(): { readonly log: Logger; readonly lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const log = pino(
+    { level: 'debug' },
+    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  return { log, lines };
+}
+
+/**
+ * A store that can be switched off: while `down`, every call of every namespace rejects with a
+ * `StoreError`, as a store that stopped answering does. `failures` counts those calls.
+ */
+export interface FlakyStore extends Store {
+  down: boolean;
+  failures: number;
+}
+
+export function flakyStore(inner: Store): FlakyStore {
+  const health: Store['health'] = {
+    get healthy() {
+      return !flaky.down;
+    },
+    get reason() {
+      return flaky.down ? 'down' : undefined;
+    },
+    onChange: () => () => undefined,
+  };
+  const flaky: FlakyStore = {
+    down: false,
+    failures: 0,
+    kind: inner.kind,
+    health,
+    purgeExpired: () => inner.purgeExpired(),
+    close: () => inner.close(),
+    namespace<T = unknown>(name: string): Namespace<T> {
+      const ns = inner.namespace<T>(name);
+      const guard = async <R>(work: () => Promise<R>): Promise<R> => {
+        if (flaky.down) {
+          flaky.failures += 1;
+          throw new StoreError('the store is not answering');
+        }
+        return work();
+      };
+      return {
+        name: ns.name,
+        get: (key) => guard(() => ns.get(key)),
+        set: (key, value, ttlMs) => guard(() => ns.set(key, value, ttlMs)),
+        delete: (key) => guard(() => ns.delete(key)),
+        has: (key) => guard(() => ns.has(key)),
+        add: (key, value, ttlMs) => guard(() => ns.add(key, value, ttlMs)),
+        async *entries() {
+          await guard(() => Promise.resolve());
+          yield* ns.entries();
+        },
+      };
+    },
+  };
+  return flaky;
+}
+
+/** Debian's redis-server, which the CI image installs; tests that need it are skipped where it is absent. */
+export const REDIS_SERVER = '/usr/bin/redis-server';
+export const redisAvailable = existsSync(REDIS_SERVER);
+
+/** A redis-server of the test's own on 127.0.0.1 (nothing saved); the test stops it with `stop()`. */
+export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const url = `redis://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      const probe = await createStore(url, { connectTimeoutMs: 200, purgeIntervalMs: 0 });
+      await probe.close();
+      return { url, stop };
+    } catch {
+      await sleep(50);
+    }
+  }
+  await stop();
+  throw new Error('redis-server did not start');
+}
