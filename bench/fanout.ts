@@ -13,7 +13,7 @@ import { TierClient } from '../src/api/client.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { createDiscordClient } from '../src/discord/client.ts';
-import type { Services } from '../src/discord/command.ts';
+import type { Services } from '../src/services.ts';
 import { InteractionRouter } from '../src/discord/interactions.ts';
 import { localizeCommand } from '../src/discord/localize.ts';
 import { NameIndex } from '../src/discord/names.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Events, type Client } from 'discord.js';
 import type { Config } from '../config/index.ts';
-import type { Services } from '../discord/command.ts';
+import type { Services } from '../services.ts';
 import { KpdFeed } from '../kpd/feed.ts';
 import { kpdKeys } from '../kpd/keys.ts';
 import { RequestBudget, type BudgetRule } from './budget.ts';

@@ -7,28 +7,13 @@ import type {
   RESTPostAPIChatInputApplicationCommandsJSONBody,
   StringSelectMenuInteraction,
 } from 'discord.js';
-import type { Logger } from 'pino';
-import type { CallOptions, ResultOf, RouteName, Routes, TierClient } from '../api/client.ts';
-import type { Clock } from '../core/clock.ts';
+import type { CallOptions, ResultOf, RouteName, Routes } from '../api/client.ts';
 import type { ParamsOf } from '../api/route.ts';
-import type { Config } from '../config/index.ts';
-import type { Translations, Translator } from '../i18n/index.ts';
+import type { Translator } from '../i18n/index.ts';
 import type { ReplyPayload } from '../render/payload.ts';
-import type { Store } from '../store/index.ts';
+import type { Services } from '../services.ts';
 import type { ComponentId } from './component-id.ts';
-import type { NameIndex } from './names.ts';
 import type { Responder } from './responder.ts';
-
-/** What the bot is made of, handed to every handler (the composition root builds it once). */
-export interface Services {
-  readonly api: TierClient;
-  readonly store: Store;
-  readonly translations: Translations;
-  readonly names: NameIndex;
-  readonly config: Pick<Config, 'game' | 'secret' | 'events'>;
-  readonly clock: Clock;
-  readonly log: Logger;
-}
 
 interface BaseContext {
   readonly services: Services;

@@ -1,5 +1,5 @@
 import type { KpdCall } from '../api/schemas/index.ts';
-import { parseTime } from '../render/common.ts';
+import { parseTime } from '../core/time.ts';
 
 /** `/api/kpd/latest-calls` answers at most 50 calls; the bot shows them a page at a time. */
 export const KPD_CALLS_MAX = 50;

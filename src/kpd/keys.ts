@@ -1,4 +1,4 @@
-import type { Services } from '../discord/command.ts';
+import type { Services } from '../services.ts';
 import { registerSecret } from '../log/index.ts';
 import {
   isSealedSecret,

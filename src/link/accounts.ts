@@ -1,5 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { Services } from '../discord/command.ts';
+import type { Services } from '../services.ts';
 import { UserError } from '../core/user-error.ts';
 
 /** A verified link of a Discord user to a game account (written by `/link verify`). */

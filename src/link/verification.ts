@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { PlayerPost } from '../api/schemas/index.ts';
-import type { Services } from '../discord/command.ts';
+import type { Services } from '../services.ts';
 import type { Namespace } from '../store/index.ts';
 
 /**

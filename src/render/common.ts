@@ -9,6 +9,7 @@ import {
   type APISelectMenuOption,
 } from 'discord.js';
 import { COMPONENT_LIFETIME_MS, encodeComponentId } from '../discord/component-id.ts';
+import { parseTime } from '../core/time.ts';
 import type { Translator } from '../i18n/index.ts';
 import { DiscordLimits, embedLength, safeText, textLength, truncate } from './text.ts';
 
@@ -47,12 +48,6 @@ export function timestamp(
   if (value === undefined || value === '') return '—';
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : parseTime(value);
   return Number.isFinite(ms) ? `<t:${Math.floor(ms / 1000)}:${style}>` : '—';
-}
-
-/** RFC 3339, or the `YYYY-MM-DD HH:MM:SS` (UTC) that map and mod records use. */
-export function parseTime(value: string): number {
-  const sqlLike = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/.exec(value);
-  return Date.parse(sqlLike ? `${sqlLike[1]}T${sqlLike[2]}Z` : value);
 }
 
 /** A number in the reader's locale, or a dash when the field was absent. */

@@ -1,7 +1,8 @@
 import type { KpdCall } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
 import { KPD_CALLS_PER_PAGE, newestFirst, pageOf } from '../kpd/calls.ts';
-import { field, fit, num, pageRow, parseTime, text, timestamp } from './common.ts';
+import { parseTime } from '../core/time.ts';
+import { field, fit, num, pageRow, text, timestamp } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 /**

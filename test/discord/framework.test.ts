@@ -3,7 +3,8 @@ import { decodeComponentId, encodeComponentId } from '../../src/discord/componen
 import { NameIndex } from '../../src/discord/names.ts';
 import { Responder, type AnswerableInteraction } from '../../src/discord/responder.ts';
 import { pickLocale, Translations } from '../../src/i18n/index.ts';
-import { fit, pageRow, parseTime, timestamp } from '../../src/render/common.ts';
+import { parseTime } from '../../src/core/time.ts';
+import { fit, pageRow, timestamp } from '../../src/render/common.ts';
 import { codePointLength, embedLength } from '../../src/render/text.ts';
 
 describe('component ids', () => {

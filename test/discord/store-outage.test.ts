@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Command, Services } from '../../src/discord/command.ts';
+import type { Command } from '../../src/discord/command.ts';
+import type { Services } from '../../src/services.ts';
 import { InteractionRouter } from '../../src/discord/interactions.ts';
 import { Responder, type AnswerableInteraction } from '../../src/discord/responder.ts';
 import { Translations } from '../../src/i18n/index.ts';
