@@ -18,6 +18,7 @@ import { InteractionRouter } from '../src/discord/interactions.ts';
 import { localizeCommand } from '../src/discord/localize.ts';
 import { NameIndex } from '../src/discord/names.ts';
 import { startAnnouncements } from '../src/announcements/index.ts';
+import { ANNOUNCEMENT_KINDS } from '../src/announcements/kinds/index.ts';
 import { openRepositories } from '../src/announcements/repositories.ts';
 import { Translations } from '../src/i18n/index.ts';
 import { startSandbox } from '../src/dev/sandbox/index.ts';
@@ -81,7 +82,13 @@ export async function benchFanout(): Promise<Record<string, number | string>> {
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(discord.token);
   await ready;
-  const announcements = await startAnnouncements({ client, services, config, options: { autoStart: false } });
+  const announcements = await startAnnouncements({
+    client,
+    services,
+    config,
+    kinds: ANNOUNCEMENT_KINDS,
+    options: { autoStart: false },
+  });
 
   try {
     const since = Date.now();

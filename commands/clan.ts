@@ -1,18 +1,31 @@
-import { nameOption, pageOption } from '../src/discord/options.ts';
+import { nameOption, pageOption, parsePage } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
 import type {
   AutocompleteChoice,
   Command,
   CommandContext,
+  CommandSpec,
   ComponentContext,
 } from '../src/discord/command.ts';
+import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { text } from '../src/render/common.ts';
 import { renderClanMembers, renderClanProfile } from '../src/render/clan.ts';
 
 const name = nameOption(true);
 const page = pageOption;
+
+/** The ids of this command's buttons; exported for the renderer tests. */
+export const ids = defineComponents('clan', { members: ['name', 'page'] });
+
+export const clanIds = {
+  /** The profile's button to the first page of members. */
+  members: (clanName: string, now: number) =>
+    ids.encode.members({ name: clanName, page: 1 }, now + COMPONENT_LIFETIME_MS),
+  membersPager: (clanName: string, now: number) =>
+    ids.pager(now, (p, at) => ids.encode.members({ name: clanName, page: p }, at)),
+};
 
 type Context = CommandContext | ComponentContext;
 
@@ -21,12 +34,6 @@ export function clanNameOf(value: string | null | undefined): string {
   const trimmed = value?.trim() ?? '';
   if (trimmed === '') throw new UserError('clan:errors.nameRequired');
   return trimmed;
-}
-
-/** A page number from an option or a button argument: a whole number from 1 to 1000, else 1. */
-export function pageOf(value: string | number | null | undefined): number {
-  const page = Number(value ?? 1);
-  return Number.isInteger(page) && page >= 1 && page <= 1000 ? page : 1;
 }
 
 async function loadClan(ctx: Context, clanName: string) {
@@ -43,7 +50,7 @@ async function showProfile(ctx: Context, clanName: string): Promise<void> {
   const clan = await loadClan(ctx, clanName);
   ctx.services.names.remember('clan', clan.name);
   ctx.services.names.remember('player', clan.owner_name);
-  await ctx.send(renderClanProfile(ctx.t, clan, ctx.now));
+  await ctx.send(renderClanProfile(ctx.t, clan, clanIds.members(clan.name, ctx.now)));
 }
 
 async function showMembers(ctx: Context, clanName: string, pageNo: number): Promise<void> {
@@ -58,41 +65,39 @@ async function showMembers(ctx: Context, clanName: string, pageNo: number): Prom
       data,
       page: pageNo,
       memberCount: clan.member_count,
-      now: ctx.now,
+      pager: clanIds.membersPager(clan.name, ctx.now),
     }),
   );
 }
 
-export const command: Command = {
-  data: {
-    name: 'clan',
-    options: [
-      { type: ApplicationCommandOptionType.Subcommand, name: 'profile', options: [name] },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'members', options: [name, page] },
-    ],
-  },
+const data = {
+  name: 'clan',
+  options: [
+    { type: ApplicationCommandOptionType.Subcommand, name: 'profile', options: [name] },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'members', options: [name, page] },
+  ],
+} as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
-    const { interaction } = ctx;
-    const clanName = clanNameOf(interaction.options.getString('name'));
-    switch (interaction.options.getSubcommand()) {
+    const { args } = ctx;
+    const clanName = clanNameOf(args.name);
+    switch (args.subcommand) {
       case 'profile':
         return showProfile(ctx, clanName);
       case 'members':
-        return showMembers(ctx, clanName, pageOf(interaction.options.getInteger('page')));
+        return showMembers(ctx, clanName, parsePage(args.page) ?? 1);
       default:
         throw new UserError('common:errors.unknownCommand');
     }
   },
 
   async component(ctx) {
-    const [clanName, pageArg] = ctx.id.args;
-    switch (ctx.id.action) {
-      case 'members':
-        return showMembers(ctx, clanNameOf(clanName), pageOf(pageArg));
-      default:
-        throw new UserError('common:errors.unknownComponent');
-    }
+    const id = ids.decode(ctx.id);
+    if (id?.action !== 'members') throw new UserError('common:errors.unknownComponent');
+    return showMembers(ctx, clanNameOf(id.args.name), parsePage(id.args.page) ?? 1);
   },
 
   autocomplete(ctx): Promise<AutocompleteChoice[]> {

@@ -6,8 +6,15 @@ import {
 } from 'discord.js';
 import { ForbiddenError } from '../src/api/errors.ts';
 import type { KpdLatestCalls } from '../src/api/schemas/index.ts';
-import type { Command, CommandContext, ComponentContext, ModalContext } from '../src/discord/command.ts';
-import { encodeComponentId } from '../src/discord/component-id.ts';
+import type {
+  Command,
+  CommandContext,
+  CommandSpec,
+  ComponentContext,
+  ModalContext,
+} from '../src/discord/command.ts';
+import { defineComponents } from '../src/discord/component-id.ts';
+import { parsePage } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { keyStatusMessage, kpdKeys, looksLikeDeveloperKey } from '../src/kpd/keys.ts';
 import { registerSecret } from '../src/log/index.ts';
@@ -25,6 +32,13 @@ const MODAL_LIFETIME_MS = 15 * 60_000;
 
 type AnyContext = CommandContext | ComponentContext | ModalContext;
 
+/** The ids of the link modal and the calls' page buttons; exported for the renderer tests. */
+export const ids = defineComponents('kpd', { link: [], calls: ['page'] });
+
+export const kpdIds = {
+  callsPager: (now: number) => ids.pager(now, (p, at) => ids.encode.calls({ page: p }, at)),
+};
+
 function guildOf(ctx: AnyContext): string {
   const guildId = ctx.interaction.guildId;
   if (!guildId) throw new UserError('kpd:errors.guildOnly');
@@ -41,7 +55,7 @@ async function startLink(ctx: CommandContext): Promise<void> {
   guildOf(ctx);
   requireManageGuild(ctx);
   if (!kpdKeys(ctx.services).configured) throw new UserError('kpd:errors.noSecret');
-  const customId = encodeComponentId('kpd', 'link', [], ctx.now + MODAL_LIFETIME_MS);
+  const customId = ids.encode.link({}, ctx.now + MODAL_LIFETIME_MS);
   if (customId === undefined) throw new UserError('common:errors.unknownComponent');
   await askForSecret(ctx, {
     customId,
@@ -109,24 +123,26 @@ async function showCalls(ctx: CommandContext | ComponentContext, page: number): 
   }
   const calls = result.value;
   ctx.services.names.remember('player', ...calls.flatMap((call) => [call.caller_name, call.called_name]));
-  await ctx.send(renderKpdCalls(ctx.t, { calls, page, now: ctx.now }));
+  await ctx.send(renderKpdCalls(ctx.t, { calls, page, now: ctx.now, pager: kpdIds.callsPager(ctx.now) }));
 }
 
-export const command: Command = {
-  data: {
-    name: 'kpd',
-    default_member_permissions: String(PermissionFlagsBits.ManageGuild),
-    integration_types: [ApplicationIntegrationType.GuildInstall],
-    contexts: [InteractionContextType.Guild],
-    options: [
-      { type: ApplicationCommandOptionType.Subcommand, name: 'link' },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'unlink' },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'calls' },
-    ],
-  },
+const data = {
+  name: 'kpd',
+  default_member_permissions: String(PermissionFlagsBits.ManageGuild),
+  integration_types: [ApplicationIntegrationType.GuildInstall],
+  contexts: [InteractionContextType.Guild],
+  options: [
+    { type: ApplicationCommandOptionType.Subcommand, name: 'link' },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'unlink' },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'calls' },
+  ],
+} as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
-    switch (ctx.interaction.options.getSubcommand()) {
+    switch (ctx.args.subcommand) {
       case 'link':
         return startLink(ctx);
       case 'unlink':
@@ -139,12 +155,13 @@ export const command: Command = {
   },
 
   async component(ctx) {
-    if (ctx.id.action !== 'calls') throw new UserError('common:errors.unknownComponent');
-    return showCalls(ctx, Math.max(1, Number(ctx.id.args.at(-1) ?? 1) || 1));
+    const id = ids.decode(ctx.id);
+    if (id?.action !== 'calls') throw new UserError('common:errors.unknownComponent');
+    return showCalls(ctx, parsePage(id.args.page) ?? 1);
   },
 
   async modal(ctx) {
-    if (ctx.id.action !== 'link') throw new UserError('common:errors.unknownComponent');
+    if (ids.decode(ctx.id)?.action !== 'link') throw new UserError('common:errors.unknownComponent');
     return finishLink(ctx);
   },
 };

@@ -1,6 +1,8 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { BadRequestError } from '../src/api/errors.ts';
-import type { Command, CommandContext, ComponentContext } from '../src/discord/command.ts';
+import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
+import { defineComponents } from '../src/discord/component-id.ts';
+import { MAX_PAGE, parsePage, wholeNumber } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
 import {
   BOARD_SORTS,
@@ -25,8 +27,28 @@ import {
 type Context = CommandContext | ComponentContext;
 
 const MAX_SEASON = 1000;
-const MAX_PAGE = 1000;
 const MAX_MAP_ID = 1_000_000;
+
+/** The ids of this command's page buttons; exported for the renderer tests. */
+export const ids = defineComponents('leaderboard', {
+  ranked: ['region', 'season', 'page'],
+  players: ['board', 'season', 'page'],
+  clans: ['sort', 'page'],
+  raids: ['map', 'page'],
+  cup: ['board', 'page'],
+});
+
+export const leaderboardIds = {
+  ranked: (region: number, season: number | undefined, now: number) =>
+    ids.pager(now, (p, at) => ids.encode.ranked({ region, season: season ?? 0, page: p }, at)),
+  players: (board: string, season: number | undefined, now: number) =>
+    ids.pager(now, (p, at) => ids.encode.players({ board, season: season ?? 0, page: p }, at)),
+  clans: (sort: string | undefined, now: number) =>
+    ids.pager(now, (p, at) => ids.encode.clans({ sort: sort ?? '', page: p }, at)),
+  raids: (mapId: number, now: number) =>
+    ids.pager(now, (p, at) => ids.encode.raids({ map: mapId, page: p }, at)),
+  cup: (board: string, now: number) => ids.pager(now, (p, at) => ids.encode.cup({ board, page: p }, at)),
+};
 
 const season = {
   type: ApplicationCommandOptionType.Integer,
@@ -34,18 +56,6 @@ const season = {
   min_value: 0,
   max_value: MAX_SEASON,
 } as const;
-
-/** A whole number within bounds, or `fallback` (component arguments are strings from a custom id). */
-export function wholeNumber(
-  value: string | number | null | undefined,
-  min: number,
-  max: number,
-  fallback: number,
-): number {
-  const parsed = typeof value === 'number' ? value : value?.trim() ? Number(value) : Number.NaN;
-  if (!Number.isInteger(parsed) || parsed < min || parsed > max) return fallback;
-  return parsed;
-}
 
 async function showRanked(ctx: Context, region: number, seasonNo: number, page: number) {
   if (!isRankedRegion(region)) throw new UserError('leaderboard:errors.region');
@@ -61,7 +71,7 @@ async function showRanked(ctx: Context, region: number, seasonNo: number, page: 
       region,
       season: seasonNo > 0 ? seasonNo : undefined,
       page,
-      now: ctx.now,
+      pager: leaderboardIds.ranked(region, seasonNo > 0 ? seasonNo : undefined, ctx.now),
     }),
   );
 }
@@ -76,7 +86,7 @@ async function showPlayers(ctx: Context, board: PlayerBoard, seasonNo: number, p
       data,
       season: seasonNo > 0 ? seasonNo : undefined,
       page,
-      now: ctx.now,
+      pager: leaderboardIds.players(board, seasonNo > 0 ? seasonNo : undefined, ctx.now),
     }),
   );
 }
@@ -84,7 +94,7 @@ async function showPlayers(ctx: Context, board: PlayerBoard, seasonNo: number, p
 async function showClans(ctx: Context, sort: BoardSort | undefined, page: number) {
   const data = await ctx.load('clanLeaderboard', sort ? { sort } : {});
   ctx.services.names.remember('clan', ...data.rows.map((row) => row.clan_name));
-  await ctx.send(renderClanBoard(ctx.t, { data, sort, page, now: ctx.now }));
+  await ctx.send(renderClanBoard(ctx.t, { data, sort, page, pager: leaderboardIds.clans(sort, ctx.now) }));
 }
 
 async function showRaids(ctx: Context, mapId: number, page: number) {
@@ -97,115 +107,116 @@ async function showRaids(ctx: Context, mapId: number, page: number) {
     throw error;
   }
   ctx.services.names.remember('player', ...data.rows.map((row) => row.player_name));
-  await ctx.send(renderRaidBoard(ctx.t, { data, mapId, page, now: ctx.now }));
+  await ctx.send(renderRaidBoard(ctx.t, { data, mapId, page, pager: leaderboardIds.raids(mapId, ctx.now) }));
 }
 
 async function showCup(ctx: Context, board: CupBoard, page: number) {
+  const pager = leaderboardIds.cup(board, ctx.now);
   if (board === 'players') {
     const data = await ctx.load('cupPlayerLeaderboard', {});
     ctx.services.names.remember('player', ...data.rows.map((row) => row.player_name));
-    await ctx.send(renderCupBoard(ctx.t, { board, data, page, now: ctx.now }));
+    await ctx.send(renderCupBoard(ctx.t, { board, data, page, pager }));
   } else {
     const data = await ctx.load('cupTeamLeaderboard', {});
-    await ctx.send(renderCupBoard(ctx.t, { board, data, page, now: ctx.now }));
+    await ctx.send(renderCupBoard(ctx.t, { board, data, page, pager }));
   }
 }
 
-export const command: Command = {
-  data: {
-    name: 'leaderboard',
-    options: [
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        name: 'ranked',
-        options: [
-          {
-            type: ApplicationCommandOptionType.Integer,
-            name: 'region',
-            required: true,
-            choices: RANKED_REGIONS.map((value) => ({ value })),
-          },
-          season,
-          { type: ApplicationCommandOptionType.Integer, name: 'page', min_value: 1, max_value: MAX_PAGE },
-        ],
-      },
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        name: 'players',
-        options: [
-          {
-            type: ApplicationCommandOptionType.String,
-            name: 'board',
-            required: true,
-            choices: PLAYER_BOARDS.map((value) => ({ value })),
-          },
-          season,
-        ],
-      },
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        name: 'clans',
-        options: [
-          {
-            type: ApplicationCommandOptionType.String,
-            name: 'sort',
-            choices: BOARD_SORTS.map((value) => ({ value })),
-          },
-        ],
-      },
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        name: 'raids',
-        options: [
-          { type: ApplicationCommandOptionType.Integer, name: 'map', min_value: 1, max_value: MAX_MAP_ID },
-        ],
-      },
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        name: 'cup',
-        options: [
-          {
-            type: ApplicationCommandOptionType.String,
-            name: 'board',
-            required: true,
-            choices: CUP_BOARDS.map((value) => ({ value })),
-          },
-        ],
-      },
-    ],
-  },
+const data = {
+  name: 'leaderboard',
+  options: [
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'ranked',
+      options: [
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'region',
+          required: true,
+          choices: RANKED_REGIONS.map((value) => ({ value })),
+        },
+        season,
+        { type: ApplicationCommandOptionType.Integer, name: 'page', min_value: 1, max_value: MAX_PAGE },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'players',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'board',
+          required: true,
+          choices: PLAYER_BOARDS.map((value) => ({ value })),
+        },
+        season,
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'clans',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'sort',
+          choices: BOARD_SORTS.map((value) => ({ value })),
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'raids',
+      options: [
+        { type: ApplicationCommandOptionType.Integer, name: 'map', min_value: 1, max_value: MAX_MAP_ID },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'cup',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'board',
+          required: true,
+          choices: CUP_BOARDS.map((value) => ({ value })),
+        },
+      ],
+    },
+  ],
+} as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
-    const { options } = ctx.interaction;
-    const seasonNo = options.getInteger('season') ?? 0;
+    const { args } = ctx;
+    const seasonNo = 'season' in args ? (args.season ?? 0) : 0;
     if (seasonNo < 0 || seasonNo > MAX_SEASON)
       throw new UserError('leaderboard:errors.season', { max: MAX_SEASON });
-    switch (options.getSubcommand()) {
+    switch (args.subcommand) {
       case 'ranked': {
-        const page = options.getInteger('page') ?? 1;
-        if (page < 1 || page > MAX_PAGE) throw new UserError('leaderboard:errors.page', { max: MAX_PAGE });
-        return showRanked(ctx, options.getInteger('region', true), seasonNo, page);
+        const page = args.page === undefined ? 1 : parsePage(args.page);
+        if (page === undefined) throw new UserError('leaderboard:errors.page', { max: MAX_PAGE });
+        return showRanked(ctx, args.region, seasonNo, page);
       }
       case 'players': {
-        const board = options.getString('board', true);
-        if (!isPlayerBoard(board)) throw new UserError('leaderboard:errors.board');
-        return showPlayers(ctx, board, seasonNo, 1);
+        if (!isPlayerBoard(args.board)) throw new UserError('leaderboard:errors.board');
+        return showPlayers(ctx, args.board, seasonNo, 1);
       }
       case 'clans': {
-        const sort = options.getString('sort');
-        if (sort !== null && !isBoardSort(sort)) throw new UserError('leaderboard:errors.sort');
-        return showClans(ctx, sort ?? undefined, 1);
+        const { sort } = args;
+        if (sort !== undefined && !isBoardSort(sort)) throw new UserError('leaderboard:errors.sort');
+        return showClans(ctx, sort, 1);
       }
       case 'raids': {
-        const mapId = options.getInteger('map') ?? DEFAULT_RAID_MAP;
+        const mapId = args.map ?? DEFAULT_RAID_MAP;
         if (mapId < 1 || mapId > MAX_MAP_ID)
           throw new UserError('leaderboard:errors.raidMap', { map: mapId });
         return showRaids(ctx, mapId, 1);
       }
       case 'cup': {
-        const board = options.getString('board', true);
-        if (!isCupBoard(board)) throw new UserError('leaderboard:errors.board');
-        return showCup(ctx, board, 1);
+        if (!isCupBoard(args.board)) throw new UserError('leaderboard:errors.board');
+        return showCup(ctx, args.board, 1);
       }
       default:
         throw new UserError('common:errors.unknownCommand');
@@ -213,34 +224,33 @@ export const command: Command = {
   },
 
   async component(ctx) {
-    const { action, args } = ctx.id;
-    const page = wholeNumber(args.at(-1), 1, MAX_PAGE, 1);
-    switch (action) {
+    const id = ids.decode(ctx.id);
+    if (!id) throw new UserError('common:errors.unknownComponent');
+    const page = parsePage(id.args.page) ?? 1;
+    switch (id.action) {
       case 'ranked':
         return showRanked(
           ctx,
-          wholeNumber(args[0], 0, Number.MAX_SAFE_INTEGER, -1),
-          wholeNumber(args[1], 0, MAX_SEASON, 0),
+          wholeNumber(id.args.region, 0, Number.MAX_SAFE_INTEGER) ?? -1,
+          wholeNumber(id.args.season, 0, MAX_SEASON) ?? 0,
           page,
         );
       case 'players': {
-        const board = args[0];
+        const { board } = id.args;
         if (!isPlayerBoard(board)) throw new UserError('common:errors.unknownComponent');
-        return showPlayers(ctx, board, wholeNumber(args[1], 0, MAX_SEASON, 0), page);
+        return showPlayers(ctx, board, wholeNumber(id.args.season, 0, MAX_SEASON) ?? 0, page);
       }
       case 'clans': {
-        const sort = args[0];
+        const { sort } = id.args;
         return showClans(ctx, isBoardSort(sort) ? sort : undefined, page);
       }
       case 'raids':
-        return showRaids(ctx, wholeNumber(args[0], 1, MAX_MAP_ID, DEFAULT_RAID_MAP), page);
+        return showRaids(ctx, wholeNumber(id.args.map, 1, MAX_MAP_ID) ?? DEFAULT_RAID_MAP, page);
       case 'cup': {
-        const board = args[0];
+        const { board } = id.args;
         if (!isCupBoard(board)) throw new UserError('common:errors.unknownComponent');
         return showCup(ctx, board, page);
       }
-      default:
-        throw new UserError('common:errors.unknownComponent');
     }
   },
 };

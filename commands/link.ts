@@ -1,6 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
-import type { AutocompleteChoice, Command, CommandContext } from '../src/discord/command.ts';
+import type { AutocompleteChoice, Command, CommandContext, CommandSpec } from '../src/discord/command.ts';
+import type { SubArgs } from '../src/discord/args.ts';
 import { accountLinks } from '../src/link/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { linkVerifications, MAX_CHECKS_PER_CODE, postsCarryCode } from '../src/link/verification.ts';
@@ -12,8 +13,8 @@ import { renderLinkNotFound, renderLinkStarted, renderLinkVerified } from '../sr
  * the player's latest posts and, when found, links the Discord user to that player: the name every
  * player command then uses by default (`resolvePlayerName`).
  */
-async function start(ctx: CommandContext): Promise<void> {
-  const requested = ctx.interaction.options.getString('player', true).trim();
+async function start(ctx: CommandContext<SubArgs<typeof data, 'name'>>): Promise<void> {
+  const requested = ctx.args.player.trim();
   if (!requested) throw new UserError('common:errors.nameRequired');
   await ctx.defer({ ephemeral: true });
   let playerName: string;
@@ -68,32 +69,35 @@ async function verify(ctx: CommandContext): Promise<void> {
   await ctx.send(renderLinkVerified(ctx.t, pending.playerName));
 }
 
-export const command: Command = {
-  data: {
-    name: 'link',
-    options: [
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        name: 'name',
-        options: [
-          {
-            type: ApplicationCommandOptionType.String,
-            name: 'player',
-            required: true,
-            min_length: 1,
-            max_length: 64,
-            autocomplete: true,
-          },
-        ],
-      },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'verify' },
-    ],
-  },
+const data = {
+  name: 'link',
+  options: [
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'name',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'player',
+          required: true,
+          min_length: 1,
+          max_length: 64,
+          autocomplete: true,
+        },
+      ],
+    },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'verify' },
+  ],
+} as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
-    switch (ctx.interaction.options.getSubcommand()) {
+    const { args } = ctx;
+    switch (args.subcommand) {
       case 'name':
-        return start(ctx);
+        return start({ ...ctx, args });
       case 'verify':
         return verify(ctx);
       default:

@@ -1,12 +1,14 @@
-import { nameOption, pageOption } from '../src/discord/options.ts';
+import { nameOption, pageOption, parsePage } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
 import type {
   AutocompleteChoice,
   Command,
   CommandContext,
+  CommandSpec,
   ComponentContext,
 } from '../src/discord/command.ts';
+import { COMPONENT_LIFETIME_MS, defineComponents, type ComponentId } from '../src/discord/component-id.ts';
 import { resolvePlayerName } from '../src/link/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { text } from '../src/render/common.ts';
@@ -21,6 +23,7 @@ import {
   type BoardOrder,
   type BoardType,
 } from '../src/render/map.ts';
+import type { MapInfo } from '../src/api/schemas/index.ts';
 
 const name = nameOption(true);
 const player = {
@@ -45,6 +48,24 @@ const page = pageOption;
 
 type Context = CommandContext | ComponentContext;
 
+/** The ids of this command's buttons (`''` for the map's own type or order); exported for the tests. */
+export const ids = defineComponents('map', { leaderboard: ['name', 'type', 'order', 'page'] });
+
+function boardIdArgs(name: string, type: string | undefined, order: number | undefined) {
+  return { name, type: isBoardType(type) ? type : '', order: isBoardOrder(order) ? order : '' };
+}
+
+export const mapIds = {
+  /** The info's button to the first page of the map's own board. */
+  leaderboard: (map: Pick<MapInfo, 'name' | 'leaderboard_type' | 'leaderboard_order'>, now: number) =>
+    ids.encode.leaderboard(
+      { ...boardIdArgs(map.name, map.leaderboard_type, map.leaderboard_order), page: 1 },
+      now + COMPONENT_LIFETIME_MS,
+    ),
+  leaderboardPager: (name: string, type: string | undefined, order: number | undefined, now: number) =>
+    ids.pager(now, (p, at) => ids.encode.leaderboard({ ...boardIdArgs(name, type, order), page: p }, at)),
+};
+
 export interface BoardQuery {
   readonly type: BoardType | undefined;
   readonly order: BoardOrder | undefined;
@@ -52,21 +73,21 @@ export interface BoardQuery {
 }
 
 /**
- * The board a leaderboard button asks for: `[name, type, order, page]` as `renderMapLeaderboard` writes
- * them (`''` for the map's own type or order). Undefined when the id was not written by this bot.
+ * The board a leaderboard button asks for (`''` for the map's own type or order). Undefined when the
+ * id was not written by this bot.
  */
-export function parseBoardArgs(
-  args: readonly string[],
-): ({ readonly name: string } & BoardQuery) | undefined {
-  const [mapName, typeArg = '', orderArg = '', pageArg = '1'] = args;
-  if (!mapName?.trim()) return undefined;
-  const boardType = typeArg === '' ? undefined : typeArg;
-  const boardOrder = orderArg === '' ? undefined : Number(orderArg);
-  const pageNo = Number(pageArg);
+export function parseBoardArgs(id: ComponentId): ({ readonly name: string } & BoardQuery) | undefined {
+  const decoded = ids.decode(id);
+  if (decoded?.action !== 'leaderboard') return undefined;
+  const { args } = decoded;
+  if (!args.name.trim()) return undefined;
+  const boardType = args.type === '' ? undefined : args.type;
+  const boardOrder = args.order === '' ? undefined : Number(args.order);
+  const pageNo = parsePage(args.page);
   if (boardType !== undefined && !isBoardType(boardType)) return undefined;
   if (boardOrder !== undefined && !isBoardOrder(boardOrder)) return undefined;
-  if (!Number.isInteger(pageNo) || pageNo < 1 || pageNo > 1000) return undefined;
-  return { name: mapName, type: boardType, order: boardOrder, page: pageNo };
+  if (pageNo === undefined) return undefined;
+  return { name: args.name, type: boardType, order: boardOrder, page: pageNo };
 }
 
 /**
@@ -74,25 +95,25 @@ export function parseBoardArgs(
  * stale command definition or a hand-made request may not).
  */
 export function boardOptions(options: {
-  readonly type: string | null;
-  readonly order: number | null;
-  readonly page: number | null;
+  readonly type?: string | undefined;
+  readonly order?: number | undefined;
+  readonly page?: number | undefined;
 }): BoardQuery {
   const invalid: string[] = [];
-  if (options.type !== null && !isBoardType(options.type)) invalid.push('type');
-  if (options.order !== null && !isBoardOrder(options.order)) invalid.push('order');
-  const pageNo = options.page ?? 1;
-  if (!Number.isInteger(pageNo) || pageNo < 1 || pageNo > 1000) invalid.push('page');
+  if (options.type !== undefined && !isBoardType(options.type)) invalid.push('type');
+  if (options.order !== undefined && !isBoardOrder(options.order)) invalid.push('order');
+  const pageNo = options.page === undefined ? 1 : parsePage(options.page);
+  if (pageNo === undefined) invalid.push('page');
   if (invalid.length > 0)
     throw new UserError('common:errors.invalidInputFields', { fields: invalid.join(', ') });
   return {
     type: isBoardType(options.type) ? options.type : undefined,
     order: isBoardOrder(options.order) ? options.order : undefined,
-    page: pageNo,
+    page: pageNo ?? 1,
   };
 }
 
-function mapNameOf(value: string | null): string {
+function mapNameOf(value: string | undefined): string {
   const trimmed = value?.trim() ?? '';
   if (trimmed === '') throw new UserError('map:errors.nameRequired');
   return trimmed;
@@ -120,7 +141,7 @@ async function showInfo(ctx: Context, mapName: string): Promise<void> {
   });
   ctx.services.names.remember('map', map.name);
   ctx.services.names.remember('player', map.creator_name);
-  await ctx.send(renderMapInfo(ctx.t, map, ctx.now));
+  await ctx.send(renderMapInfo(ctx.t, map, mapIds.leaderboard(map, ctx.now)));
 }
 
 async function showLeaderboard(ctx: Context, mapName: string, query: BoardQuery): Promise<void> {
@@ -138,7 +159,12 @@ async function showLeaderboard(ctx: Context, mapName: string, query: BoardQuery)
       page: query.page,
       type: query.type,
       order: query.order,
-      now: ctx.now,
+      pager: mapIds.leaderboardPager(
+        data.map_name ?? mapName,
+        query.type ?? data.leaderboard_type,
+        query.order ?? data.leaderboard_order,
+        ctx.now,
+      ),
     }),
   );
 }
@@ -174,42 +200,38 @@ async function showFeatured(ctx: Context): Promise<void> {
   await ctx.send(renderFeaturedMaps(ctx.t, data));
 }
 
-export const command: Command = {
-  data: {
-    name: 'map',
-    options: [
-      { type: ApplicationCommandOptionType.Subcommand, name: 'info', options: [name] },
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        name: 'leaderboard',
-        options: [name, type, order, page],
-      },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'rank', options: [name, player, type, order] },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'featured' },
-    ],
-  },
+const data = {
+  name: 'map',
+  options: [
+    { type: ApplicationCommandOptionType.Subcommand, name: 'info', options: [name] },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'leaderboard',
+      options: [name, type, order, page],
+    },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'rank', options: [name, player, type, order] },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'featured' },
+  ],
+} as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
-    const { options } = ctx.interaction;
-    const sub = options.getSubcommand();
-    if (sub === 'featured') return showFeatured(ctx);
-    const mapName = mapNameOf(options.getString('name'));
-    const query = boardOptions({
-      type: options.getString('type'),
-      order: options.getInteger('order'),
-      page: options.getInteger('page'),
-    });
-    switch (sub) {
+    const { args } = ctx;
+    if (args.subcommand === 'featured') return showFeatured(ctx);
+    const mapName = mapNameOf(args.name);
+    switch (args.subcommand) {
       case 'info':
         return showInfo(ctx, mapName);
       case 'leaderboard':
-        return showLeaderboard(ctx, mapName, query);
+        return showLeaderboard(ctx, mapName, boardOptions(args));
       case 'rank':
         return showRank(
           ctx,
           mapName,
-          await resolvePlayerName(ctx.interaction, ctx.services, 'player'),
-          query,
+          await resolvePlayerName(ctx.interaction, ctx.services, args.player),
+          boardOptions(args),
         );
       default:
         throw new UserError('common:errors.unknownCommand');
@@ -217,8 +239,7 @@ export const command: Command = {
   },
 
   async component(ctx) {
-    if (ctx.id.action !== 'leaderboard') throw new UserError('common:errors.unknownComponent');
-    const parsed = parseBoardArgs(ctx.id.args);
+    const parsed = parseBoardArgs(ctx.id);
     if (!parsed) throw new UserError('common:errors.unknownComponent');
     return showLeaderboard(ctx, parsed.name, parsed);
   },

@@ -4,8 +4,11 @@ import type {
   AutocompleteChoice,
   Command,
   CommandContext,
+  CommandSpec,
   ComponentContext,
 } from '../src/discord/command.ts';
+import { defineComponents, type ComponentId } from '../src/discord/component-id.ts';
+import { parsePage, wholeNumber } from '../src/discord/options.ts';
 import type { NameIndex } from '../src/discord/names.ts';
 import { UserError } from '../src/core/user-error.ts';
 import type { Translator } from '../src/i18n/index.ts';
@@ -14,8 +17,15 @@ import { truncate } from '../src/render/text.ts';
 
 const MIN_DAYS = 1;
 const MAX_DAYS = 120;
-const MAX_PAGE = 1000;
 const CHOICES = 25;
+
+/** The ids of this command's page buttons; exported for the renderer tests. */
+export const ids = defineComponents('market', { listings: ['skin', 'days', 'page'] });
+
+export const marketIds = {
+  listings: (skinIndex: number, days: number, now: number) =>
+    ids.pager(now, (p, at) => ids.encode.listings({ skin: skinIndex, days, page: p }, at)),
+};
 
 function isSkinIndex(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 0;
@@ -43,7 +53,14 @@ async function showSkin(
   names.remember('player', ...(data.listings ?? []).map((listing) => listing.seller_name));
   names.remember('player', ...(data.owners ?? []).map((owner) => owner.player_name));
   await ctx.send(
-    renderMarketSkin(ctx.t, { data, skinName: names.skinName(skinIndex), days, page, now: ctx.now }),
+    renderMarketSkin(ctx.t, {
+      data,
+      skinName: names.skinName(skinIndex),
+      days,
+      page,
+      now: ctx.now,
+      pager: marketIds.listings(data.skin_index, days, ctx.now),
+    }),
   );
 }
 
@@ -70,64 +87,61 @@ export function skinChoices(
     .map((choice) => ({ name: truncate(choice.name, 100), value: choice.value }));
 }
 
-/** `market:listings:<skin>:<days>:<page>`; anything else is not a button this command made. */
-export function listingsArgs(args: readonly string[]): { skinIndex: number; days: number; page: number } {
-  const [skinIndex, days, page] = args.map(Number);
-  if (
-    args.length !== 3 ||
-    skinIndex === undefined ||
-    days === undefined ||
-    page === undefined ||
-    !isSkinIndex(skinIndex) ||
-    !isDays(days) ||
-    !Number.isInteger(page) ||
-    page < 1 ||
-    page > MAX_PAGE
-  ) {
+/** The arguments of a `listings` button; anything else is not a button this command made. */
+export function listingsArgs(id: ComponentId): { skinIndex: number; days: number; page: number } {
+  const decoded = ids.decode(id);
+  if (decoded?.action !== 'listings') throw new UserError('common:errors.unknownComponent');
+  const { args } = decoded;
+  const skinIndex = wholeNumber(args.skin, 0, Number.MAX_SAFE_INTEGER);
+  const days = wholeNumber(args.days, MIN_DAYS, MAX_DAYS);
+  const page = parsePage(args.page);
+  if (skinIndex === undefined || days === undefined || page === undefined) {
     throw new UserError('common:errors.unknownComponent');
   }
   return { skinIndex, days, page };
 }
 
-export const command: Command = {
-  data: {
-    name: 'market',
-    options: [
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        name: 'skin',
-        options: [
-          {
-            type: ApplicationCommandOptionType.Integer,
-            name: 'skin',
-            required: true,
-            min_value: 0,
-            autocomplete: true,
-          },
-          {
-            type: ApplicationCommandOptionType.Integer,
-            name: 'days',
-            min_value: MIN_DAYS,
-            max_value: MAX_DAYS,
-          },
-        ],
-      },
-    ],
-  },
+const data = {
+  name: 'market',
+  options: [
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'skin',
+      options: [
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'skin',
+          required: true,
+          min_value: 0,
+          autocomplete: true,
+        },
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'days',
+          min_value: MIN_DAYS,
+          max_value: MAX_DAYS,
+        },
+      ],
+    },
+  ],
+} as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
-    const { options } = ctx.interaction;
-    if (options.getSubcommand() !== 'skin') throw new UserError('common:errors.unknownCommand');
-    const skinIndex = options.getInteger('skin', true);
-    const days = options.getInteger('days') ?? DEFAULT_DAYS;
+    const { args } = ctx;
+    // The only subcommand, unless the deployed definition is stale.
+    if ((args.subcommand as string) !== 'skin') throw new UserError('common:errors.unknownCommand');
+    const skinIndex = args.skin;
+    const days = args.days ?? DEFAULT_DAYS;
     if (!isSkinIndex(skinIndex)) throw new UserError('market:invalidSkin');
     if (!isDays(days)) throw new UserError('market:invalidDays', { min: MIN_DAYS, max: MAX_DAYS });
     return showSkin(ctx, skinIndex, days, 1);
   },
 
   async component(ctx) {
-    if (ctx.id.action !== 'listings') throw new UserError('common:errors.unknownComponent');
-    const { skinIndex, days, page } = listingsArgs(ctx.id.args);
+    const { skinIndex, days, page } = listingsArgs(ctx.id);
     return showSkin(ctx, skinIndex, days, page);
   },
 

@@ -1,6 +1,6 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { ApiError, NotFoundError } from '../src/api/errors.ts';
-import type { Command, CommandContext } from '../src/discord/command.ts';
+import type { Command, CommandContext, CommandSpec } from '../src/discord/command.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { text } from '../src/render/common.ts';
 import { renderMatch } from '../src/render/match.ts';
@@ -37,22 +37,24 @@ async function officialMapName(ctx: CommandContext, id: number | undefined): Pro
   }
 }
 
-export const command: Command = {
-  data: {
-    name: 'match',
-    options: [
-      {
-        type: ApplicationCommandOptionType.String,
-        name: 'id',
-        required: true,
-        min_length: 1,
-        max_length: MAX_ID_LENGTH,
-      },
-    ],
-  },
+const data = {
+  name: 'match',
+  options: [
+    {
+      type: ApplicationCommandOptionType.String,
+      name: 'id',
+      required: true,
+      min_length: 1,
+      max_length: MAX_ID_LENGTH,
+    },
+  ],
+} as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
-    const matchId = parseMatchId(ctx.interaction.options.getString('id', true));
+    const matchId = parseMatchId(ctx.args.id);
     let match;
     try {
       match = await ctx.load('match', { matchId });

@@ -6,8 +6,10 @@ import {
   NotFoundError,
   UnauthorizedError,
 } from '../src/api/errors.ts';
-import type { Command, CommandContext, ModalContext } from '../src/discord/command.ts';
-import { encodeComponentId } from '../src/discord/component-id.ts';
+import type { ArgsOf } from '../src/discord/args.ts';
+import type { Command, CommandSpec, ModalContext } from '../src/discord/command.ts';
+import { defineComponents, type DecodedComponent } from '../src/discord/component-id.ts';
+import { parsePage, wholeNumber } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { registerSecret } from '../src/log/index.ts';
 import type { ReplyPayload } from '../src/render/payload.ts';
@@ -30,12 +32,18 @@ import { askForSecret, submittedSecret } from '../src/secrets/modal.ts';
  * request, used for that one reply, and then dropped: never stored, never logged.
  */
 const MODAL_LIFETIME_MS = 15 * 60_000;
-const SUBCOMMANDS = ['wallet', 'market-history', 'listings', 'trades', 'ranked', 'matches'] as const;
-type Sub = (typeof SUBCOMMANDS)[number];
 
-function isSub(value: string): value is Sub {
-  return (SUBCOMMANDS as readonly string[]).includes(value);
-}
+/** The modal of each subcommand carries its options, never the token. */
+const MODALS = {
+  wallet: [],
+  'market-history': [],
+  listings: [],
+  trades: ['page'],
+  ranked: ['season', 'region'],
+  matches: ['page'],
+} as const;
+export const ids = defineComponents('me', MODALS);
+type Modal = DecodedComponent<typeof MODALS>;
 
 const page = {
   type: ApplicationCommandOptionType.Integer,
@@ -44,30 +52,24 @@ const page = {
   max_value: 100,
 } as const;
 
-/** What the modal's custom id carries besides the subcommand: only options, never the token. */
-function argsOf(ctx: CommandContext, sub: Sub): number[] {
-  const options = ctx.interaction.options;
-  switch (sub) {
+/** The modal's custom id: the subcommand and its options. */
+function modalId(args: ArgsOf<typeof data>, expiresAt: number): string | undefined {
+  switch (args.subcommand) {
     case 'trades':
     case 'matches':
-      return [options.getInteger('page') ?? 1];
+      return ids.encode[args.subcommand]({ page: args.page ?? 1 }, expiresAt);
     case 'ranked':
-      return [options.getInteger('season') ?? 0, options.getInteger('region') ?? 0];
+      return ids.encode.ranked({ season: args.season ?? 0, region: args.region ?? 0 }, expiresAt);
     default:
-      return [];
+      return ids.encode[args.subcommand]({}, expiresAt);
   }
 }
 
-async function read(
-  ctx: ModalContext,
-  sub: Sub,
-  args: readonly number[],
-  token: string,
-): Promise<ReplyPayload> {
+async function read(ctx: ModalContext, modal: Modal, token: string): Promise<ReplyPayload> {
   const t = ctx.t;
   const skinName = (index: number) => ctx.services.names.skinName(index);
-  const pageNo = Math.max(1, args[0] ?? 1);
-  switch (sub) {
+  const pageNo = 'page' in modal.args ? (parsePage(modal.args.page, 100) ?? 1) : 1;
+  switch (modal.action) {
     case 'wallet':
       return renderWallet(t, await ctx.load('wallet', {}, { token }));
     case 'market-history':
@@ -83,8 +85,8 @@ async function read(
       return renderTrades(t, trades, pageNo, skinName);
     }
     case 'ranked': {
-      const season = Math.max(0, args[0] ?? 0);
-      const region = args[1] ?? 0;
+      const season = wholeNumber(modal.args.season, 0, Number.MAX_SAFE_INTEGER) ?? 0;
+      const region = wholeNumber(modal.args.region, 0, Number.MAX_SAFE_INTEGER) ?? 0;
       try {
         return region > 0
           ? renderRankedProfileRegion(t, await ctx.load('rankedProfileRegion', { season, region }, { token }))
@@ -118,9 +120,8 @@ async function officialMapNames(ctx: ModalContext): Promise<ReadonlyMap<number, 
 }
 
 async function answer(ctx: ModalContext): Promise<void> {
-  const sub = ctx.id.action;
-  if (!isSub(sub)) throw new UserError('common:errors.unknownComponent');
-  const args = ctx.id.args.map((arg) => Number(arg)).map((value) => (Number.isInteger(value) ? value : 0));
+  const modal = ids.decode(ctx.id);
+  if (!modal) throw new UserError('common:errors.unknownComponent');
   const raw = submittedSecret(ctx.interaction);
   const token = cleanPastedToken(raw);
   const forgetRaw = registerSecret(raw);
@@ -129,7 +130,7 @@ async function answer(ctx: ModalContext): Promise<void> {
     const problem = accessTokenProblem(token, ctx.now);
     if (problem) throw new UserError(`me:errors.token.${problem}`);
     await ctx.defer({ ephemeral: true });
-    await ctx.send(await read(ctx, sub, args, token));
+    await ctx.send(await read(ctx, modal, token));
   } catch (error) {
     if (error instanceof UnauthorizedError) throw new UserError('me:errors.unauthorized');
     if (error instanceof ForbiddenError) throw new UserError('me:errors.forbidden');
@@ -142,34 +143,36 @@ async function answer(ctx: ModalContext): Promise<void> {
   }
 }
 
-export const command: Command = {
-  data: {
-    name: 'me',
-    options: [
-      { type: ApplicationCommandOptionType.Subcommand, name: 'wallet' },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'market-history' },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'listings' },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'trades', options: [page] },
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        name: 'ranked',
-        options: [
-          { type: ApplicationCommandOptionType.Integer, name: 'season', min_value: 1, max_value: 1000 },
-          {
-            type: ApplicationCommandOptionType.Integer,
-            name: 'region',
-            choices: [{ value: 2 }, { value: 3 }, { value: 4 }],
-          },
-        ],
-      },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'matches', options: [page] },
-    ],
-  },
+const data = {
+  name: 'me',
+  options: [
+    { type: ApplicationCommandOptionType.Subcommand, name: 'wallet' },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'market-history' },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'listings' },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'trades', options: [page] },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'ranked',
+      options: [
+        { type: ApplicationCommandOptionType.Integer, name: 'season', min_value: 1, max_value: 1000 },
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'region',
+          choices: [{ value: 2 }, { value: 3 }, { value: 4 }],
+        },
+      ],
+    },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'matches', options: [page] },
+  ],
+} as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
-    const sub = ctx.interaction.options.getSubcommand();
-    if (!isSub(sub)) throw new UserError('common:errors.unknownCommand');
-    const customId = encodeComponentId('me', sub, argsOf(ctx, sub), ctx.now + MODAL_LIFETIME_MS);
+    const sub = ctx.args.subcommand;
+    if (!Object.hasOwn(MODALS, sub)) throw new UserError('common:errors.unknownCommand');
+    const customId = modalId(ctx.args, ctx.now + MODAL_LIFETIME_MS);
     if (customId === undefined) throw new UserError('common:errors.unknownComponent');
     await askForSecret(ctx, {
       customId,

@@ -4,19 +4,27 @@ import type {
   AutocompleteChoice,
   Command,
   CommandContext,
+  CommandSpec,
   ComponentContext,
 } from '../src/discord/command.ts';
+import { defineComponents, type ComponentId } from '../src/discord/component-id.ts';
+import { MAX_PAGE, parsePage } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { text } from '../src/render/common.ts';
 import { renderModInfo, renderModList } from '../src/render/mods.ts';
 
-const MAX_PAGE = 1000;
+/** The ids of this command's page buttons; exported for the renderer tests. */
+export const ids = defineComponents('mods', { list: ['page'] });
+
+export const modsIds = {
+  listPager: (now: number) => ids.pager(now, (p, at) => ids.encode.list({ page: p }, at)),
+};
 
 async function showList(ctx: CommandContext | ComponentContext, page: number): Promise<void> {
   const data = await ctx.load('mods', { page });
   ctx.services.names.remember('mod', ...data.mods.map((mod) => mod.name));
   ctx.services.names.remember('player', ...data.mods.map((mod) => mod.creator_name));
-  await ctx.send(renderModList(ctx.t, { data, page, now: ctx.now }));
+  await ctx.send(renderModList(ctx.t, { data, page, pager: modsIds.listPager(ctx.now) }));
 }
 
 async function showInfo(ctx: CommandContext, modName: string): Promise<void> {
@@ -33,51 +41,53 @@ async function showInfo(ctx: CommandContext, modName: string): Promise<void> {
 }
 
 /** The page of a `mods:list:<page>` button; anything else is not a button this command made. */
-export function pageArg(args: readonly string[]): number {
-  const page = Number(args.at(-1));
-  if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE)
-    throw new UserError('common:errors.unknownComponent');
+export function pageArg(id: ComponentId): number {
+  const decoded = ids.decode(id);
+  const page = decoded?.action === 'list' ? parsePage(decoded.args.page) : undefined;
+  if (page === undefined) throw new UserError('common:errors.unknownComponent');
   return page;
 }
 
-export const command: Command = {
-  data: {
-    name: 'mods',
-    options: [
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        name: 'list',
-        options: [
-          { type: ApplicationCommandOptionType.Integer, name: 'page', min_value: 1, max_value: MAX_PAGE },
-        ],
-      },
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        name: 'info',
-        options: [
-          {
-            type: ApplicationCommandOptionType.String,
-            name: 'name',
-            required: true,
-            min_length: 1,
-            max_length: 100,
-            autocomplete: true,
-          },
-        ],
-      },
-    ],
-  },
+const data = {
+  name: 'mods',
+  options: [
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'list',
+      options: [
+        { type: ApplicationCommandOptionType.Integer, name: 'page', min_value: 1, max_value: MAX_PAGE },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'info',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'name',
+          required: true,
+          min_length: 1,
+          max_length: 100,
+          autocomplete: true,
+        },
+      ],
+    },
+  ],
+} as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
-    const { options } = ctx.interaction;
-    switch (options.getSubcommand()) {
+    const { args } = ctx;
+    switch (args.subcommand) {
       case 'list': {
-        const page = options.getInteger('page') ?? 1;
-        if (page < 1 || page > MAX_PAGE) throw new UserError('mods:invalidPage', { max: MAX_PAGE });
+        const page = args.page === undefined ? 1 : parsePage(args.page);
+        if (page === undefined) throw new UserError('mods:invalidPage', { max: MAX_PAGE });
         return showList(ctx, page);
       }
       case 'info': {
-        const modName = options.getString('name', true).trim();
+        const modName = args.name.trim();
         if (modName === '') throw new UserError('mods:nameRequired');
         return showInfo(ctx, modName);
       }
@@ -87,8 +97,7 @@ export const command: Command = {
   },
 
   async component(ctx) {
-    if (ctx.id.action !== 'list') throw new UserError('common:errors.unknownComponent');
-    return showList(ctx, pageArg(ctx.id.args));
+    return showList(ctx, pageArg(ctx.id));
   },
 
   autocomplete(ctx): Promise<AutocompleteChoice[]> {

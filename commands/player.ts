@@ -1,11 +1,13 @@
-import { nameOption, pageOption } from '../src/discord/options.ts';
+import { nameOption, pageOption, parsePage, wholeNumber } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import type {
   AutocompleteChoice,
   Command,
   CommandContext,
+  CommandSpec,
   ComponentContext,
 } from '../src/discord/command.ts';
+import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
 import { resolvePlayerName } from '../src/link/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
 import {
@@ -22,6 +24,25 @@ import {
 const name = nameOption(false, 64);
 const page = pageOption;
 
+/** The ids of this command's menu and page buttons; exported for the renderer tests. */
+export const ids = defineComponents('player', {
+  section: ['name'],
+  matches: ['name', 'season', 'page'],
+  listings: ['name', 'page'],
+  posts: ['name', 'page'],
+});
+
+export const playerIds = {
+  section: (playerName: string, now: number) =>
+    ids.encode.section({ name: playerName }, now + COMPONENT_LIFETIME_MS),
+  matches: (playerName: string, season: number | undefined, now: number) =>
+    ids.pager(now, (p, at) => ids.encode.matches({ name: playerName, season: season ?? 0, page: p }, at)),
+  listings: (playerName: string, now: number) =>
+    ids.pager(now, (p, at) => ids.encode.listings({ name: playerName, page: p }, at)),
+  posts: (playerName: string, now: number) =>
+    ids.pager(now, (p, at) => ids.encode.posts({ name: playerName, page: p }, at)),
+};
+
 async function showProfile(
   ctx: CommandContext | ComponentContext,
   playerName: string,
@@ -30,7 +51,8 @@ async function showProfile(
   const profile = await ctx.load('player', { playerName });
   ctx.services.names.remember('player', profile.player_name);
   ctx.services.names.remember('clan', profile.clan);
-  await ctx.send(renderProfile(ctx.t, { profile, section, now: ctx.now }));
+  const menuId = playerIds.section(profile.player_name, ctx.now);
+  await ctx.send(renderProfile(ctx.t, { profile, section, menuId }));
 }
 
 async function showMatches(
@@ -40,49 +62,53 @@ async function showMatches(
   pageNo: number,
 ) {
   const data = await ctx.load('playerMatches', { playerName, page: pageNo, ...(season ? { season } : {}) });
-  await ctx.send(renderMatches(ctx.t, { name: playerName, data, page: pageNo, season, now: ctx.now }));
+  const pager = playerIds.matches(playerName, season, ctx.now);
+  await ctx.send(renderMatches(ctx.t, { name: playerName, data, page: pageNo, season, pager }));
 }
 
 async function showListings(ctx: CommandContext | ComponentContext, playerName: string, pageNo: number) {
   const data = await ctx.load('playerListings', { playerName, page: pageNo });
   const skinName = (index: number) => ctx.services.names.skinName(index);
-  await ctx.send(renderListings(ctx.t, { name: playerName, data, page: pageNo, now: ctx.now }, skinName));
+  const pager = playerIds.listings(playerName, ctx.now);
+  await ctx.send(renderListings(ctx.t, { name: playerName, data, page: pageNo, pager }, skinName));
 }
 
 async function showPosts(ctx: CommandContext | ComponentContext, playerName: string, pageNo: number) {
   const data = await ctx.load('playerPosts', { playerName, page: pageNo });
-  await ctx.send(renderPosts(ctx.t, { name: playerName, data, page: pageNo, now: ctx.now }));
+  const pager = playerIds.posts(playerName, ctx.now);
+  await ctx.send(renderPosts(ctx.t, { name: playerName, data, page: pageNo, pager }));
 }
 
-export const command: Command = {
-  data: {
-    name: 'player',
-    options: [
-      { type: ApplicationCommandOptionType.Subcommand, name: 'profile', options: [name] },
-      {
-        type: ApplicationCommandOptionType.Subcommand,
-        name: 'matches',
-        options: [
-          name,
-          { type: ApplicationCommandOptionType.Integer, name: 'season', min_value: 0, max_value: 1000 },
-          page,
-        ],
-      },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'inventory', options: [name] },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'listings', options: [name, page] },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'posts', options: [name, page] },
-    ],
-  },
+const data = {
+  name: 'player',
+  options: [
+    { type: ApplicationCommandOptionType.Subcommand, name: 'profile', options: [name] },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'matches',
+      options: [
+        name,
+        { type: ApplicationCommandOptionType.Integer, name: 'season', min_value: 0, max_value: 1000 },
+        page,
+      ],
+    },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'inventory', options: [name] },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'listings', options: [name, page] },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'posts', options: [name, page] },
+  ],
+} as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
-    const { interaction } = ctx;
-    const playerName = await resolvePlayerName(interaction, ctx.services);
-    const pageNo = interaction.options.getInteger('page') ?? 1;
-    switch (interaction.options.getSubcommand()) {
+    const { args } = ctx;
+    const playerName = await resolvePlayerName(ctx.interaction, ctx.services, args.name);
+    switch (args.subcommand) {
       case 'profile':
         return showProfile(ctx, playerName, 'overview');
       case 'matches':
-        return showMatches(ctx, playerName, interaction.options.getInteger('season') ?? undefined, pageNo);
+        return showMatches(ctx, playerName, args.season, args.page ?? 1);
       case 'inventory': {
         const items = await ctx.load('playerInventory', { playerName });
         ctx.services.names.remember('player', playerName);
@@ -91,33 +117,30 @@ export const command: Command = {
         );
       }
       case 'listings':
-        return showListings(ctx, playerName, pageNo);
+        return showListings(ctx, playerName, args.page ?? 1);
       case 'posts':
-        return showPosts(ctx, playerName, pageNo);
+        return showPosts(ctx, playerName, args.page ?? 1);
       default:
         throw new UserError('common:errors.unknownCommand');
     }
   },
 
   async component(ctx) {
-    const { action, args } = ctx.id;
-    const [playerName = '', ...rest] = args;
-    const pageNo = Math.max(1, Number(rest.at(-1) ?? 1));
-    switch (action) {
+    const id = ids.decode(ctx.id);
+    if (!id) throw new UserError('common:errors.unknownComponent');
+    switch (id.action) {
       case 'section': {
         const section = ctx.interaction.isStringSelectMenu() ? ctx.interaction.values[0] : undefined;
-        return showProfile(ctx, playerName, isProfileSection(section) ? section : 'overview');
+        return showProfile(ctx, id.args.name, isProfileSection(section) ? section : 'overview');
       }
       case 'matches': {
-        const season = Number(rest[0] ?? 0);
-        return showMatches(ctx, playerName, season > 0 ? season : undefined, pageNo);
+        const season = wholeNumber(id.args.season, 1, Number.MAX_SAFE_INTEGER);
+        return showMatches(ctx, id.args.name, season, parsePage(id.args.page) ?? 1);
       }
       case 'listings':
-        return showListings(ctx, playerName, pageNo);
+        return showListings(ctx, id.args.name, parsePage(id.args.page) ?? 1);
       case 'posts':
-        return showPosts(ctx, playerName, pageNo);
-      default:
-        throw new UserError('common:errors.unknownComponent');
+        return showPosts(ctx, id.args.name, parsePage(id.args.page) ?? 1);
     }
   },
 

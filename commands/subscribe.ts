@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import type { AutocompleteChoice, Command, OptionSpec } from '../src/discord/command.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { SUBSCRIPTION_KINDS, kindNamed, subscriptionIdentity } from '../src/announcements/kinds.ts';
+import { subscriptionIdentity } from '../src/announcements/kinds/kind.ts';
 import {
   ANNOUNCEMENT_CHANNEL_TYPES,
   MANAGE_COMMAND_SCOPE,
@@ -10,10 +10,11 @@ import {
   checkBotPermissions,
   requireManager,
   subscriptionView,
-} from '../src/announcements/manage.ts';
+} from './subscribe/manage.ts';
 import type { Subscription } from '../src/announcements/model.ts';
 import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscribed } from '../src/render/subscriptions.ts';
+import { SUBSCRIBE_KINDS, subscribeKindNamed } from './subscribe/kinds.ts';
 
 const channel: OptionSpec = {
   type: ApplicationCommandOptionType.Channel,
@@ -23,8 +24,8 @@ const channel: OptionSpec = {
 };
 
 /**
- * `/subscribe <kind> channel [...]`: one subcommand per subscription kind of the registry. Subscribing a
- * channel again to the same kind and filter (`SubscriptionKind.filters`: the same clan) updates its other
+ * `/subscribe <kind> channel [...]`: one subcommand per subscription kind (`subscribe/kinds.ts`). Subscribing
+ * a channel again to the same kind and filter (`AnnouncementKind.filters`: the same clan) updates its other
  * options (and re-enables it if it was disabled). Creating one is atomic on every store: of concurrent
  * calls for the same channel, kind and filter one creates and the others are told it exists, and a server
  * never passes the limit (`SubscriptionRepository.add`).
@@ -33,24 +34,25 @@ export const command: Command = {
   data: {
     name: 'subscribe',
     ...MANAGE_COMMAND_SCOPE,
-    options: SUBSCRIPTION_KINDS.map((kind): OptionSpec => ({
+    options: SUBSCRIBE_KINDS.map(({ kind, options }): OptionSpec => ({
       type: ApplicationCommandOptionType.Subcommand,
       name: kind.name,
-      options: [channel, ...kind.options],
+      options: [channel, ...options],
     })),
   },
 
   async execute(ctx) {
     const { interaction, services } = ctx;
     const guild = requireManager(interaction);
-    const kind = kindNamed(interaction.options.getSubcommand());
-    if (!kind) throw new UserError('common:errors.unknownCommand');
+    const subcommand = subscribeKindNamed(interaction.options.getSubcommand());
+    if (!subcommand) throw new UserError('common:errors.unknownCommand');
+    const { kind } = subcommand;
     if (kind.needsApiKey && services.config.game.apiKey === undefined)
       throw new UserError('common:errors.noApiKey');
     await ctx.defer({ ephemeral: true });
     const target = await announcementChannel(interaction, guild);
     const permissions = await checkBotPermissions(ctx.t, guild, target);
-    const { options, notes = [] } = await kind.readOptions(ctx, permissions);
+    const { options, notes = [] } = await subcommand.readOptions(ctx, permissions);
 
     const repository = new SubscriptionRepository(services.store);
     const identity = subscriptionIdentity(target.id, kind, options);

@@ -1,5 +1,5 @@
 import type { Command } from '../src/discord/command.ts';
-import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionView } from '../src/announcements/manage.ts';
+import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionView } from './subscribe/manage.ts';
 import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscriptionList } from '../src/render/subscriptions.ts';
 

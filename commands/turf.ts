@@ -1,7 +1,13 @@
 import { nameOption } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
-import type { AutocompleteChoice, Command, CommandContext, Loader } from '../src/discord/command.ts';
+import type {
+  AutocompleteChoice,
+  Command,
+  CommandContext,
+  CommandSpec,
+  Loader,
+} from '../src/discord/command.ts';
 import { resolvePlayerName } from '../src/link/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { text } from '../src/render/common.ts';
@@ -79,28 +85,30 @@ async function showPlayer(ctx: CommandContext, playerName: string) {
   await ctx.send(renderTurfPlayer(ctx.t, { player, contributions, earnings, now: ctx.now }));
 }
 
-export const command: Command = {
-  data: {
-    name: 'turf',
-    options: [
-      { type: ApplicationCommandOptionType.Subcommand, name: 'status' },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'clan', options: [{ ...name, required: true }] },
-      { type: ApplicationCommandOptionType.Subcommand, name: 'player', options: [name] },
-    ],
-  },
+const data = {
+  name: 'turf',
+  options: [
+    { type: ApplicationCommandOptionType.Subcommand, name: 'status' },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'clan', options: [{ ...name, required: true }] },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'player', options: [name] },
+  ],
+} as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
-    const { interaction } = ctx;
-    switch (interaction.options.getSubcommand()) {
+    const { args } = ctx;
+    switch (args.subcommand) {
       case 'status':
         return showStatus(ctx);
       case 'clan': {
-        const clanName = interaction.options.getString('name', true).trim();
+        const clanName = args.name.trim();
         if (!clanName) throw new UserError('turf:clan.nameRequired');
         return showClan(ctx, clanName);
       }
       case 'player':
-        return showPlayer(ctx, await resolvePlayerName(interaction, ctx.services));
+        return showPlayer(ctx, await resolvePlayerName(ctx.interaction, ctx.services, args.name));
       default:
         throw new UserError('common:errors.unknownCommand');
     }

@@ -1,11 +1,13 @@
-import type { Command } from '../src/discord/command.ts';
+import type { Command, CommandSpec } from '../src/discord/command.ts';
 import { accountLinks } from '../src/link/accounts.ts';
 import { linkVerifications } from '../src/link/verification.ts';
 import { renderUnlinked } from '../src/render/link.ts';
 
 /** `/unlink`: forgets the user's linked game account, and any verification under way. */
-export const command: Command = {
-  data: { name: 'unlink' },
+const data = { name: 'unlink' } as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
     const userId = ctx.interaction.user.id;

@@ -6,7 +6,7 @@ import {
   requireManager,
   subscriptionChoices,
   subscriptionView,
-} from '../src/announcements/manage.ts';
+} from './subscribe/manage.ts';
 import { RefRepository, SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { text } from '../src/render/common.ts';
 import { renderUnsubscribed } from '../src/render/subscriptions.ts';

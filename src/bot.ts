@@ -10,6 +10,8 @@ import { createDiscordClient } from './discord/client.ts';
 import { InteractionRouter } from './discord/interactions.ts';
 import { loadCommands } from './discord/loader.ts';
 import { startAnnouncements, type AnnouncementOptions, type Announcements } from './announcements/index.ts';
+import { ANNOUNCEMENT_KINDS } from './announcements/kinds/index.ts';
+import { kpdSource } from './kpd/feed.ts';
 import { reportKpdKeys } from './kpd/keys.ts';
 import { NameIndex } from './discord/names.ts';
 import { Translations } from './i18n/index.ts';
@@ -91,6 +93,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
           client,
           services,
           config,
+          kinds: ANNOUNCEMENT_KINDS,
+          sources: [kpdSource(services)],
           ...(options.announcements ? { options: options.announcements } : {}),
         }).catch((error: unknown) => {
           log.error({ err: error }, 'announcements could not start');

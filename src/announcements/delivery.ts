@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.ts';
 import { pickLocale, type Translations, type Translator } from '../i18n/index.ts';
 import type { ReplyPayload } from '../render/payload.ts';
-import { kindNamed, targets, type DeliveryPlan } from './kinds.ts';
+import type { DeliveryPlan } from './kinds/kind.ts';
+import type { KindRegistry } from './kinds/registry.ts';
 import {
   DEAD_TARGET_CODES,
   type AnnouncementEvent,
@@ -152,6 +153,8 @@ export interface DelivererDeps {
   readonly holder: string;
   readonly options: DeliveryOptions;
   readonly hook?: StepHook | undefined;
+  /** The kinds the bot runs with: which subscriptions an event goes to, and what it posts there. */
+  readonly kinds: KindRegistry;
 }
 
 interface Applied {
@@ -193,7 +196,7 @@ export class Deliverer {
   async deliver(pending: Pending, subscriptions: readonly Subscription[]): Promise<Outcome> {
     const { repos, clock, options } = this.#deps;
     const event = pending.event;
-    const targeted = subscriptions.filter((subscription) => targets(event, subscription));
+    const targeted = subscriptions.filter((subscription) => this.#deps.kinds.targets(event, subscription));
     const problems = new Map<string, string>();
     const outcomes = await pool(targeted, options.concurrency, (subscription) =>
       this.#deliverOne(event, subscription, problems),
@@ -267,7 +270,9 @@ export class Deliverer {
     const context = { event: event.key, subscription: subscription.id };
     let plan: DeliveryPlan | undefined;
     try {
-      plan = kindNamed(subscription.kind)?.plan(event, subscription, this.#translator(subscription));
+      plan = this.#deps.kinds
+        .named(subscription.kind)
+        ?.plan(event, subscription, this.#translator(subscription));
     } catch (error) {
       // Not Discord's fault: the event cannot be rendered. Tried again next pass, then set aside.
       log.debug({ ...context, err: error }, 'announcement could not be prepared');

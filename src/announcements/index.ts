@@ -2,17 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { Events, type Client } from 'discord.js';
 import type { Config } from '../config/index.ts';
 import type { Services } from '../services.ts';
-import { KpdFeed } from '../kpd/feed.ts';
-import { kpdKeys } from '../kpd/keys.ts';
 import { RequestBudget, type BudgetRule } from './budget.ts';
 import { DEFAULT_DELIVERY_OPTIONS, Deliverer, type DeliveryOptions, type StepHook } from './delivery.ts';
-import { isWanted } from './kinds.ts';
+import { KindRegistry } from './kinds/registry.ts';
+import type { AnnouncementKind } from './kinds/kind.ts';
 import { Lease } from './lease.ts';
 import { openRepositories, type Repositories } from './repositories.ts';
-import { EventsFeed, TurfFeed, fromApiEvent, type Source } from './sources.ts';
+import { EventsFeed, TurfFeed, fromApiEvent, type Source, type SourceFactory } from './sources.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook.ts';
 
-export { SUBSCRIPTION_KINDS, kindNamed, type SubscriptionKind, type DeliveryPlan } from './kinds.ts';
+export type { AnnouncementKind, DeliveryPlan } from './kinds/kind.ts';
+export type { SourceFactory } from './sources.ts';
 export type { Subscription, AnnouncementEvent } from './model.ts';
 export { openRepositories, type Repositories } from './repositories.ts';
 export type { Step, StepHook } from './delivery.ts';
@@ -68,6 +68,10 @@ export interface AnnouncementDeps {
   readonly client: Client;
   readonly services: Services;
   readonly config: Pick<Config, 'events' | 'webhook' | 'game'>;
+  /** The kinds subscriptions can have (`ANNOUNCEMENT_KINDS`, from `kinds/index.ts`). */
+  readonly kinds: readonly AnnouncementKind[];
+  /** Sources besides the game's events feed and turf, which are built in (the KPD feed: `kpdSource`). */
+  readonly sources?: readonly SourceFactory[];
   readonly options?: AnnouncementOptions;
 }
 
@@ -83,6 +87,7 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
   const intervalMs = options.pollIntervalMs ?? config.events.pollSeconds * 1000;
   const leaseTtlMs = options.leaseTtlMs ?? Math.max(3 * intervalMs, 60_000);
   const hook = options.hook;
+  const kinds = new KindRegistry(deps.kinds);
 
   const deliverer = new Deliverer({
     client,
@@ -93,10 +98,13 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
     holder,
     options: { ...DEFAULT_DELIVERY_OPTIONS, ...options.delivery },
     hook,
+    kinds,
   });
-  const sourceDeps = { api, repos, clock, log, hook };
-  const sources: Source[] = [new TurfFeed(sourceDeps)];
-  sources.push(new KpdFeed(sourceDeps, kpdKeys(services), store));
+  const sourceDeps = { api, repos, clock, log, hook, kinds };
+  const sources: Source[] = [
+    new TurfFeed(sourceDeps),
+    ...(deps.sources ?? []).map((make) => make(sourceDeps)),
+  ];
   if (config.game.apiKey !== undefined) {
     const budget = new RequestBudget(
       store,
@@ -219,7 +227,7 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
       async onEvent(apiEvent) {
         const event = fromApiEvent(apiEvent, clock.now());
         const subscriptions = await repos.subscriptions.active();
-        if (!isWanted(event, subscriptions)) return;
+        if (!kinds.isWanted(event, subscriptions)) return;
         // Already pending or done (polled, or delivered twice by the sender): acknowledged, not repeated.
         if (!(await repos.inbox.accept(event))) return;
         if (client.isReady()) track(deliverer.deliverPending(stopping.signal));

@@ -65,7 +65,7 @@ export const SubscriptionSchema = z.object({
   id: z.string().min(1),
   guildId: z.string().min(1),
   channelId: z.string().min(1),
-  /** The name of its kind in the registry (`kinds.ts`), which is also its `/subscribe` subcommand. */
+  /** The name of its kind (`kinds/`), which is also its `/subscribe` subcommand. */
   kind: z.string().min(1),
   options: SubscriptionOptionsSchema,
   /** The guild's language when it subscribed; the guild's current one is preferred when known. */
@@ -147,6 +147,13 @@ export type AnnouncementRef = z.output<typeof AnnouncementRefSchema>;
 
 export const CursorSchema = z.object({ after: z.number().int().nonnegative(), at: z.number() });
 export type Cursor = z.output<typeof CursorSchema>;
+
+/** The game's event feed (`GET /api/events` and the webhook); turf changes come from `turf`. */
+export const EVENTS_SOURCE = 'events';
+export const TURF_SOURCE = 'turf';
+
+export const TURF_OWNER_EVENT = 'turf.owner';
+export const TURF_DAILY_EVENT = 'turf.daily';
 
 const TurfOwnerSchema = z.object({ clanId: UpstreamIdSchema, clanName: z.string() }).nullable();
 export type TurfOwner = z.output<typeof TurfOwnerSchema>;

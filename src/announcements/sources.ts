@@ -1,20 +1,17 @@
 import type { Logger } from 'pino';
 import type { TierClient } from '../api/client.ts';
 import type { Clock } from '../core/clock.ts';
+import type { EventType } from '../api/params.ts';
 import type { Event, TurfStatus } from '../api/schemas/index.ts';
 import type { RequestBudget } from './budget.ts';
 import type { StepHook } from './delivery.ts';
+import type { KindRegistry } from './kinds/registry.ts';
+import { isTurfDay } from '../turf/days.ts';
 import {
   EVENTS_SOURCE,
   TURF_DAILY_EVENT,
   TURF_OWNER_EVENT,
   TURF_SOURCE,
-  eventTypesFor,
-  isWanted,
-  kindNamed,
-} from './kinds.ts';
-import { isTurfDay } from '../turf/days.ts';
-import {
   isSaneTime,
   isUpstreamId,
   type AnnouncementEvent,
@@ -43,12 +40,17 @@ export interface Source {
   poll(run: SourceRun): Promise<void>;
 }
 
+/** A source handed in (the KPD feed), built by `startAnnouncements` with the deps every source shares. */
+export type SourceFactory = (deps: SourceDeps) => Source;
+
 export interface SourceDeps {
   readonly api: TierClient;
   readonly repos: Repositories;
   readonly clock: Clock;
   readonly log: Logger;
   readonly hook?: StepHook | undefined;
+  /** The kinds the bot runs with: which events are wanted, and by which subscriptions. */
+  readonly kinds: KindRegistry;
 }
 
 /**
@@ -91,7 +93,7 @@ export class EventsFeed implements Source {
   }
 
   wanted(subscriptions: readonly Subscription[]): boolean {
-    return eventTypesFor(subscriptions).length > 0;
+    return this.#deps.kinds.eventTypesFor(subscriptions).length > 0;
   }
 
   static filterKey(types: readonly string[]): string {
@@ -100,7 +102,7 @@ export class EventsFeed implements Source {
 
   async poll(run: SourceRun): Promise<void> {
     const { repos, clock, hook } = this.#deps;
-    const types = eventTypesFor(run.subscriptions);
+    const types = this.#deps.kinds.eventTypesFor(run.subscriptions);
     if (types.length === 0) return;
     const filterKey = EventsFeed.filterKey(types);
     // Whatever a crash left in the inbox goes out before anything newer.
@@ -118,7 +120,7 @@ export class EventsFeed implements Source {
           continue;
         }
         const event = fromApiEvent(item, now);
-        if (isWanted(event, subscriptions) && (await repos.inbox.accept(event))) stored += 1;
+        if (this.#deps.kinds.isWanted(event, subscriptions) && (await repos.inbox.accept(event))) stored += 1;
       }
       await hook?.('stored', { eventKey: `page:${after}` });
       // A cursor that is no id would not read back (and the feed would start over): keep the old one.
@@ -136,7 +138,7 @@ export class EventsFeed implements Source {
     }
   }
 
-  async #fetch(after: number, types: EventTypes, signal: AbortSignal) {
+  async #fetch(after: number, types: readonly EventType[], signal: AbortSignal) {
     const { api } = this.#deps;
     const ticket = await this.#budget.take(signal);
     let attempts = 0;
@@ -158,8 +160,6 @@ export class EventsFeed implements Source {
   }
 }
 
-type EventTypes = ReturnType<typeof eventTypesFor>;
-
 function ownersOf(status: TurfStatus): Record<string, TurfOwner> {
   const owners: Record<string, TurfOwner> = {};
   for (const map of status.maps) {
@@ -177,10 +177,10 @@ function sameOwner(a: TurfOwner | undefined, b: TurfOwner | undefined): boolean 
 }
 
 /** Clans followed by turf subscriptions, once each. */
-function followedClans(subscriptions: readonly Subscription[]): Map<number, string> {
+function followedClans(kinds: KindRegistry, subscriptions: readonly Subscription[]): Map<number, string> {
   const clans = new Map<number, string>();
   for (const subscription of subscriptions) {
-    if (kindNamed(subscription.kind)?.source !== TURF_SOURCE) continue;
+    if (!kinds.fromSource(subscription, TURF_SOURCE)) continue;
     const { clanId, clanName } = subscription.options;
     if (typeof clanId === 'number')
       clans.set(clanId, typeof clanName === 'string' ? clanName : String(clanId));
@@ -202,7 +202,7 @@ export class TurfFeed implements Source {
   }
 
   wanted(subscriptions: readonly Subscription[]): boolean {
-    return subscriptions.some((subscription) => kindNamed(subscription.kind)?.source === TURF_SOURCE);
+    return subscriptions.some((subscription) => this.#deps.kinds.fromSource(subscription, TURF_SOURCE));
   }
 
   async poll(run: SourceRun): Promise<void> {
@@ -255,7 +255,8 @@ export class TurfFeed implements Source {
     if (!changed && events.length === 0) return;
 
     const subscriptions = await repos.subscriptions.active();
-    for (const event of events) if (isWanted(event, subscriptions)) await repos.inbox.accept(event);
+    for (const event of events)
+      if (this.#deps.kinds.isWanted(event, subscriptions)) await repos.inbox.accept(event);
     await hook?.('stored', { eventKey: `turf:${version}` });
     const day = status.day ?? state.day;
     const next: TurfState = {
@@ -269,9 +270,9 @@ export class TurfFeed implements Source {
   }
 
   async #dailyEvents(day: number, run: SourceRun, now: number): Promise<AnnouncementEvent[]> {
-    const { api, log } = this.#deps;
+    const { api, log, kinds } = this.#deps;
     const events: AnnouncementEvent[] = [];
-    for (const [clanId, clanName] of followedClans(run.subscriptions)) {
+    for (const [clanId, clanName] of followedClans(kinds, run.subscriptions)) {
       try {
         const earnings = await api.call(
           'turfClanEarnings',

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { TierClient, type RouteName } from './client.ts';
+import { TierClient } from './client.ts';
 import { ApiError, LocalRefusalError, type ApiErrorKind } from './errors.ts';
 import type { Host, RouteDef, Tier } from './route.ts';
-import { routes } from './routes.ts';
+import { routes, type RouteName } from './routes/index.ts';
 
 /**
  * `npm run --silent api -- <dev|game|token|legacy|matchmaker> <path> [--query k=v ...] [--token-file F]`

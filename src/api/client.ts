@@ -17,7 +17,7 @@ import { RateLimiter, windowFromHeaders, type BucketDefaults, type Priority } fr
 import { readReply, softRefusal } from './reply.ts';
 import { decideRetry, defaultRetryPolicy, type RetryPolicy, type RetryState } from './retry.ts';
 import type { Host, ParamsOf, Refusable, ReplyOf, RouteDef } from './route.ts';
-import { routes } from './routes.ts';
+import { routes, type RouteName, type Routes } from './routes/index.ts';
 import { degradations } from './schemas/tolerant.ts';
 import {
   BodyTooLargeFailure,
@@ -28,17 +28,7 @@ import {
   type Transport,
 } from './transport.ts';
 
-/**
- * The shared tier client: one pipeline for every route of `routes.ts`.
- *
- *   parameters checked → credentials chosen → cache (single flight) → rate-limit slot → HTTP with a
- *   time budget → reply read per host → schema → retry decision
- *
- * Each stage lives in its own module; this file only strings them together and derives one typed
- * method per route (`client.api.player({ name })`).
- */
-export type Routes = typeof routes;
-export type RouteName = keyof Routes;
+export type { RouteName, Routes };
 
 export interface CallOptions extends Credentials {
   /** Interactive calls (a user waits) go before background polling when both wait for a slot. */
@@ -92,6 +82,15 @@ export interface TierClientOptions {
 
 const UNLIMITED: BucketDefaults = { limit: Number.POSITIVE_INFINITY, windowMs: 60_000 };
 
+/**
+ * The shared tier client: one pipeline for every route of `routes/`.
+ *
+ *   parameters checked → credentials chosen → cache (single flight) → rate-limit slot → HTTP with a
+ *   time budget → reply read per host → schema → retry decision
+ *
+ * Each stage lives in its own module; this file only strings them together and derives one typed
+ * method per route (`client.api.player({ name })`).
+ */
 export class TierClient {
   readonly api: GameApi;
   readonly #options: TierClientOptions;

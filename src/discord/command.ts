@@ -12,6 +12,7 @@ import type { ParamsOf } from '../api/route.ts';
 import type { Translator } from '../i18n/index.ts';
 import type { ReplyPayload } from '../render/payload.ts';
 import type { Services } from '../services.ts';
+import type { ArgsOf } from './args.ts';
 import type { ComponentId } from './component-id.ts';
 import type { Responder } from './responder.ts';
 
@@ -39,8 +40,11 @@ export interface Loader {
   readonly responder: Responder;
 }
 
-export interface CommandContext extends BaseContext, Loader {
+/** `Args`: the command's arguments, `ArgsOf<typeof data>` (see `args.ts`); unknown for a loose command. */
+export interface CommandContext<Args = unknown> extends BaseContext, Loader {
   readonly interaction: ChatInputCommandInteraction;
+  /** The options of the invoked subcommand, read by the router as the definition types them. */
+  readonly args: Args;
 }
 
 export interface ComponentContext extends BaseContext, Loader {
@@ -84,13 +88,17 @@ export interface CommandSpec extends Omit<
   readonly options?: readonly OptionSpec[];
 }
 
-/** One top-level slash command: its definition and its handlers (a module in `commands/`). */
-export interface Command {
+/**
+ * One top-level slash command: its definition and its handlers (a module in `commands/`). Written
+ * `Command<typeof data>` with `data` declared `as const satisfies CommandSpec`, `execute` gets its
+ * options typed from the definition.
+ */
+export interface Command<D extends CommandSpec = CommandSpec> {
   /** Canonical (en-US) names and the shape; words come from `locales/<locale>/<namespace>.json`. */
-  readonly data: CommandSpec;
+  readonly data: D;
   /** The i18n namespace (the file name in `locales/<locale>/`); defaults to the command name. */
   readonly namespace?: string;
-  execute(context: CommandContext): Promise<void>;
+  execute(context: CommandContext<ArgsOf<D>>): Promise<void>;
   autocomplete?(context: AutocompleteContext): Promise<readonly AutocompleteChoice[]>;
   /** Buttons and select menus whose custom id starts with this command's name. */
   component?(context: ComponentContext): Promise<void>;

@@ -1,3 +1,5 @@
+import type { Pager } from '../render/common.ts';
+
 /**
  * Component custom ids carry everything a click needs (command, action, arguments), so a button still
  * works after a restart, plus the time it expires: `player:matches:Name:0:2~lq3k9x`.
@@ -44,4 +46,68 @@ export function decodeComponentId(id: string): ComponentId | undefined {
   } catch {
     return undefined;
   }
+}
+
+type Actions = Readonly<Record<string, readonly string[]>>;
+
+type Encoders<A extends Actions> = {
+  readonly [K in keyof A]: (
+    args: { readonly [F in A[K][number]]: string | number },
+    expiresAt: number,
+  ) => string | undefined;
+};
+
+/** A decoded id of one of the actions: its arguments by name, as strings (parsing them is the handler's). */
+export type DecodedComponent<A extends Actions> = {
+  [K in keyof A & string]: {
+    readonly action: K;
+    readonly args: { readonly [F in A[K][number]]: string };
+    readonly expiresAt: number;
+  };
+}[keyof A & string];
+
+export interface ComponentIds<A extends Actions> {
+  readonly command: string;
+  readonly encode: Encoders<A>;
+  /** The action and named arguments of an id this command wrote; undefined for anything else. */
+  decode(id: ComponentId): DecodedComponent<A> | undefined;
+  /** A pager expiring {@link COMPONENT_LIFETIME_MS} after `now`: `id(page, expiresAt)` for each page. */
+  pager(now: number, id: (page: number, expiresAt: number) => string | undefined): Pager;
+}
+
+/**
+ * A command's component ids: for each action, the names of the arguments it carries, in wire order
+ * (`defineComponents('player', { matches: ['name', 'season', 'page'] })`). Encoding and decoding go
+ * through one table, so a button and its handler cannot disagree on where an argument sits.
+ */
+export function defineComponents<const A extends Actions>(command: string, actions: A): ComponentIds<A> {
+  const encode = Object.fromEntries(
+    Object.entries(actions).map(([action, fields]) => [
+      action,
+      (args: Readonly<Record<string, string | number>>, expiresAt: number) =>
+        encodeComponentId(
+          command,
+          action,
+          fields.map((field) => args[field] ?? ''),
+          expiresAt,
+        ),
+    ]),
+  ) as unknown as Encoders<A>;
+  return {
+    command,
+    encode,
+    decode(id) {
+      const fields = Object.hasOwn(actions, id.action) ? actions[id.action] : undefined;
+      if (id.command !== command || !fields || fields.length !== id.args.length) return undefined;
+      const args = Object.fromEntries(fields.map((field, index) => [field, id.args[index] ?? '']));
+      return { action: id.action, args, expiresAt: id.expiresAt } as DecodedComponent<A>;
+    },
+    pager(now, id) {
+      const expiresAt = now + COMPONENT_LIFETIME_MS;
+      return {
+        page: (page) => id(page, expiresAt),
+        label: encodeComponentId(command, 'page-label', [], expiresAt),
+      };
+    },
+  };
 }

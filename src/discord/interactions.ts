@@ -10,6 +10,7 @@ import { truncate } from '../render/text.ts';
 import { isStoreError } from '../store/index.ts';
 import type { Command, Loader } from './command.ts';
 import type { Services } from '../services.ts';
+import { readArgs } from './args.ts';
 import { decodeComponentId } from './component-id.ts';
 import { Responder, type AnswerableInteraction } from './responder.ts';
 import { UserError } from '../core/user-error.ts';
@@ -136,7 +137,8 @@ export class InteractionRouter {
           { command: answerable.commandName, sub: answerable.options.getSubcommand(false) },
           'command',
         );
-        await command.execute({ interaction: answerable, services, t, now, ...loader });
+        const args = readArgs(answerable.options, command.data);
+        await command.execute({ interaction: answerable, services, t, now, args, ...loader });
       } else {
         const id = decodeComponentId(answerable.customId);
         const command = id && this.#commands.get(id.command);

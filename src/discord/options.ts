@@ -3,6 +3,24 @@ import { ApplicationCommandOptionType } from 'discord.js';
 /** Option shapes several commands share; Discord enforces the bounds before the bot sees the input. */
 export const MAX_PAGE = 1000;
 
+/**
+ * A whole number from `min` to `max`, else undefined: for options (which Discord bounds, unless the
+ * deployed definition is stale) and for component arguments (strings read back from a custom id).
+ */
+export function wholeNumber(
+  value: string | number | null | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  const parsed = typeof value === 'number' ? value : value?.trim() ? Number(value) : Number.NaN;
+  return Number.isInteger(parsed) && parsed >= min && parsed <= max ? parsed : undefined;
+}
+
+/** The one page parser: a page number from 1 to `max`, else undefined (absent, garbage, out of range). */
+export function parsePage(value: string | number | null | undefined, max = MAX_PAGE): number | undefined {
+  return wholeNumber(value, 1, max);
+}
+
 export const pageOption = {
   type: ApplicationCommandOptionType.Integer,
   name: 'page',

@@ -5,7 +5,7 @@ import { parseTime } from '../core/time.ts';
 
 /**
  * The events of the KPD feed (`feed.ts`) and what they carry, apart from the feed so that the
- * subscription kind (`kind.ts`), which the kinds registry loads, does not load the feed.
+ * announcement kind (`src/announcements/kinds/kpd.ts`) does not load the feed.
  */
 export const KPD_SOURCE = 'kpd';
 export const KPD_KIND = 'kpd';

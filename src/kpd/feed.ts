@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { fingerprint } from '../api/auth.ts';
 import { ForbiddenError } from '../api/errors.ts';
 import type { KpdCall, KpdLatestCalls } from '../api/schemas/index.ts';
-import { isWanted } from '../announcements/kinds.ts';
 import { isUpstreamId, type Subscription } from '../announcements/model.ts';
-import type { Source, SourceDeps, SourceRun } from '../announcements/sources.ts';
+import type { Source, SourceDeps, SourceFactory, SourceRun } from '../announcements/sources.ts';
+import type { Services } from '../services.ts';
 import type { Namespace, Store } from '../store/index.ts';
 import { diffCalls, KPD_KEY_REASON, KPD_KIND, KPD_SOURCE } from './events.ts';
-import type { KpdKeyRepository } from './keys.ts';
+import { kpdKeys, type KpdKeyRepository } from './keys.ts';
 
 /** Status and verdict of each call seen in the last poll of a guild. */
 const FeedStateSchema = z.object({
@@ -127,7 +127,7 @@ export class KpdFeed implements Source {
       const active = await repos.subscriptions.active();
       let stored = 0;
       for (const event of diffCalls(guildId, state.calls, calls, now)) {
-        if (isWanted(event, active) && (await repos.inbox.accept(event))) stored += 1;
+        if (this.#deps.kinds.isWanted(event, active) && (await repos.inbox.accept(event))) stored += 1;
       }
       await hook?.('stored', { eventKey: `kpd:${guildId}` });
       log.debug({ guildId, calls: calls.length, stored }, 'kpd calls polled');
@@ -147,4 +147,9 @@ export class KpdFeed implements Source {
       }
     }
   }
+}
+
+/** The KPD feed as `startAnnouncements` takes it (`src/bot.ts` hands it in), with the guilds' linked keys. */
+export function kpdSource(services: Pick<Services, 'store' | 'config'>): SourceFactory {
+  return (deps) => new KpdFeed(deps, kpdKeys(services), services.store);
 }

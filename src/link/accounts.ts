@@ -13,15 +13,15 @@ export function accountLinks(services: Pick<Services, 'store'>) {
 }
 
 /**
- * The player a command is about: the `name` option when given, else the name the user linked, else an
- * error that says how to give one.
+ * The player a command is about: the name given (the command's option) when there is one, else the
+ * name the user linked, else an error that says how to give one.
  */
 export async function resolvePlayerName(
-  interaction: ChatInputCommandInteraction,
+  interaction: Pick<ChatInputCommandInteraction, 'user'>,
   services: Pick<Services, 'store'>,
-  option = 'name',
+  name: string | undefined,
 ): Promise<string> {
-  const given = interaction.options.getString(option)?.trim();
+  const given = name?.trim();
   if (given) return given;
   const link = await accountLinks(services).get(interaction.user.id);
   if (link) return link.playerName;

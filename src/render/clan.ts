@@ -1,8 +1,7 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import type { ClanMembers, ClanProfile } from '../api/schemas/index.ts';
-import { COMPONENT_LIFETIME_MS, encodeComponentId } from '../discord/component-id.ts';
 import type { Translator } from '../i18n/index.ts';
-import { field, fit, num, pageRow, pageRows, text, timestamp, type Row } from './common.ts';
+import { field, fit, num, pageRow, pageRows, text, timestamp, type Pager, type Row } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 import { DiscordLimits, truncate } from './text.ts';
 
@@ -25,8 +24,7 @@ export function memberPages(memberCount: number | undefined): number | undefined
   return Math.max(1, Math.ceil(memberCount / CLAN_MEMBERS_PER_PAGE));
 }
 
-function membersButton(t: Translator, name: string, now: number): Row | undefined {
-  const id = encodeComponentId('clan', 'members', [name, 1], now + COMPONENT_LIFETIME_MS);
+function membersButton(t: Translator, id: string | undefined): Row | undefined {
   if (!id) return undefined;
   return {
     type: ComponentType.ActionRow,
@@ -41,8 +39,15 @@ function membersButton(t: Translator, name: string, now: number): Row | undefine
   };
 }
 
-/** A clan's profile: owner, score, rank, members, creation date and its chat invite when it has one. */
-export function renderClanProfile(t: Translator, clan: ClanProfile, now: number): ReplyPayload {
+/**
+ * A clan's profile: owner, score, rank, members, creation date and its chat invite when it has one.
+ * `membersId` is the custom id of the button that lists the members (none when undefined).
+ */
+export function renderClanProfile(
+  t: Translator,
+  clan: ClanProfile,
+  membersId: string | undefined,
+): ReplyPayload {
   const invite = inviteUrl(clan.discord);
   const fields = [
     field(t.t('clan:profile.owner'), text(clan.owner_name, 100)),
@@ -52,7 +57,7 @@ export function renderClanProfile(t: Translator, clan: ClanProfile, now: number)
     field(t.t('clan:profile.created'), timestamp(clan.created_at, 'D')),
   ];
   if (invite) fields.push(field(t.t('clan:profile.invite'), invite, false));
-  const row = membersButton(t, clan.name, now);
+  const row = membersButton(t, membersId);
   return {
     embeds: [
       fit({
@@ -73,12 +78,12 @@ export interface ClanMembersView {
   readonly page: number;
   /** From the clan's profile; gives "page x of y" and stops "next" on the last page. */
   readonly memberCount?: number | undefined;
-  readonly now: number;
+  readonly pager: Pager;
 }
 
 /** One page of members, in the API's order (role, then score), with role numbers and verified marks. */
 export function renderClanMembers(t: Translator, view: ClanMembersView): ReplyPayload {
-  const { name, data, page, now } = view;
+  const { name, data, page } = view;
   const perPage = data.per_page ?? CLAN_MEMBERS_PER_PAGE;
   const first = (page - 1) * perPage;
   const members = pageRows(data.members, perPage);
@@ -110,13 +115,10 @@ export function renderClanMembers(t: Translator, view: ClanMembersView): ReplyPa
     ...(footer ? { footer: { text: footer } } : {}),
   });
   const row = pageRow(t, {
-    command: 'clan',
-    action: 'members',
-    args: [name],
+    pager: view.pager,
     page,
     totalPages,
     hasNext: totalPages === undefined ? data.members.length >= perPage : page < totalPages,
-    now,
   });
   return { embeds: [embed], components: row ? [row] : [] };
 }

@@ -8,7 +8,6 @@ import {
   type APIEmbedField,
   type APISelectMenuOption,
 } from 'discord.js';
-import { COMPONENT_LIFETIME_MS, encodeComponentId } from '../discord/component-id.ts';
 import { parseTime } from '../core/time.ts';
 import type { Translator } from '../i18n/index.ts';
 import { DiscordLimits, embedLength, safeText, textLength, truncate } from './text.ts';
@@ -107,26 +106,29 @@ export function fit(embed: APIEmbed): APIEmbed {
   return fitted;
 }
 
+/**
+ * The custom ids of a pager's buttons, made by the command that owns them (renderers do not know how
+ * ids are written): one per page, and one for the disabled label between "previous" and "next".
+ */
+export interface Pager {
+  /** The id of the button that shows `page`; undefined when it does not fit. */
+  page(page: number): string | undefined;
+  readonly label: string | undefined;
+}
+
 export interface PageControls {
-  readonly command: string;
-  readonly action: string;
-  /** Everything the click needs besides the page (e.g. the player name and season). */
-  readonly args: ReadonlyArray<string | number>;
+  readonly pager: Pager;
   readonly page: number;
   /** Undefined when the API does not say how many pages there are (then "next" stays on while pages are full). */
   readonly totalPages?: number | undefined;
   readonly hasNext: boolean;
-  readonly now: number;
 }
 
-/** Previous / page x of y / next. The page number travels as the last argument of the custom id. */
+/** Previous / page x of y / next; no row when one of the ids does not fit. */
 export function pageRow(t: Translator, controls: PageControls): Row | undefined {
-  const expires = controls.now + COMPONENT_LIFETIME_MS;
-  const idFor = (page: number) =>
-    encodeComponentId(controls.command, controls.action, [...controls.args, page], expires);
-  const previous = idFor(controls.page - 1);
-  const next = idFor(controls.page + 1);
-  const label = encodeComponentId(controls.command, 'page-label', [], expires);
+  const previous = controls.pager.page(controls.page - 1);
+  const next = controls.pager.page(controls.page + 1);
+  const label = controls.pager.label;
   if (!previous || !next || !label) return undefined;
   const buttons: APIButtonComponent[] = [
     {

@@ -1,8 +1,8 @@
 import type { KpdCall } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
-import { KPD_CALLS_PER_PAGE, newestFirst, pageOf } from '../kpd/calls.ts';
+import { KPD_CALLS_PER_PAGE, newestFirst, pageOf } from './kpd-calls.ts';
 import { parseTime } from '../core/time.ts';
-import { field, fit, num, pageRow, text, timestamp } from './common.ts';
+import { field, fit, num, pageRow, text, timestamp, type Pager } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 /**
@@ -84,6 +84,7 @@ export interface KpdCallsView {
   readonly calls: readonly KpdCall[];
   readonly page: number;
   readonly now: number;
+  readonly pager: Pager;
 }
 
 export function renderKpdCalls(t: Translator, view: KpdCallsView): ReplyPayload {
@@ -99,13 +100,10 @@ export function renderKpdCalls(t: Translator, view: KpdCallsView): ReplyPayload 
   const row =
     totalPages > 1
       ? pageRow(t, {
-          command: 'kpd',
-          action: 'calls',
-          args: [],
+          pager: view.pager,
           page,
           totalPages,
           hasNext: page < totalPages,
-          now: view.now,
         })
       : undefined;
   return { ephemeral: true, embeds: [embed], components: row ? [row] : [] };

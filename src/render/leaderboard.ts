@@ -7,7 +7,18 @@ import type {
   RankedLeaderboard,
 } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
-import { duration, fit, num, pageRow, pageRows, ratio, regionLabel, text, type Row } from './common.ts';
+import {
+  duration,
+  fit,
+  num,
+  pageRow,
+  pageRows,
+  ratio,
+  regionLabel,
+  text,
+  type Pager,
+  type Row,
+} from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 /** Ranked regions of the developer API (2 Asia, 3 Europe, 4 North America). */
@@ -85,22 +96,13 @@ function localPage<T>(rows: readonly T[], page: number): LocalPage<T> {
   };
 }
 
-function localRow(
-  t: Translator,
-  slice: LocalPage<unknown>,
-  action: string,
-  args: ReadonlyArray<string | number>,
-  now: number,
-): Row[] {
+function localRow(t: Translator, slice: LocalPage<unknown>, pager: Pager): Row[] {
   if (slice.pages <= 1) return [];
   const row = pageRow(t, {
-    command: 'leaderboard',
-    action,
-    args,
+    pager,
     page: slice.page,
     totalPages: slice.pages,
     hasNext: slice.page < slice.pages,
-    now,
   });
   return row ? [row] : [];
 }
@@ -136,13 +138,13 @@ export interface RankedView {
   /** As asked: 0 or undefined is the current season. */
   readonly season: number | undefined;
   readonly page: number;
-  readonly now: number;
+  readonly pager: Pager;
 }
 
 /** `/api/leaderboard/{region}`: 10 a page, paged by the API. */
 export function renderRankedLeaderboard(
   t: Translator,
-  { data, region, season, page, now }: RankedView,
+  { data, region, season, page, pager }: RankedView,
 ): ReplyPayload {
   const perPage = data.per_page ?? RANKED_PAGE_SIZE;
   const lines = pageRows(data.entries, perPage).map((entry, index) =>
@@ -157,12 +159,9 @@ export function renderRankedLeaderboard(
   );
   const shownSeason = data.season ?? (season || undefined);
   const row = pageRow(t, {
-    command: 'leaderboard',
-    action: 'ranked',
-    args: [region, season ?? 0],
+    pager,
     page,
     hasNext: data.entries.length >= perPage,
-    now,
   });
   return board(
     Colors.brand,
@@ -186,12 +185,12 @@ export interface PlayerBoardView {
   readonly data: Leaderboard;
   readonly season: number | undefined;
   readonly page: number;
-  readonly now: number;
+  readonly pager: Pager;
 }
 
 export function renderPlayerBoard(
   t: Translator,
-  { board: name, data, season, page, now }: PlayerBoardView,
+  { board: name, data, season, page, pager }: PlayerBoardView,
 ): ReplyPayload {
   const slice = localPage(data.rows, page);
   const lines = slice.rows.map((row, index) =>
@@ -208,7 +207,7 @@ export function renderPlayerBoard(
     lines,
     t.t('leaderboard:none'),
     `${seasonText(t, data.season ?? (season || undefined))} · ${t.t('leaderboard:rows', { n: t.n(data.rows.length) })}`,
-    localRow(t, slice, 'players', [name, season ?? 0], now),
+    localRow(t, slice, pager),
   );
 }
 
@@ -216,10 +215,10 @@ export interface ClanBoardView {
   readonly data: ClanLeaderboard;
   readonly sort: BoardSort | undefined;
   readonly page: number;
-  readonly now: number;
+  readonly pager: Pager;
 }
 
-export function renderClanBoard(t: Translator, { data, sort, page, now }: ClanBoardView): ReplyPayload {
+export function renderClanBoard(t: Translator, { data, sort, page, pager }: ClanBoardView): ReplyPayload {
   const slice = localPage(data.rows, page);
   const lines = slice.rows.map((row, index) =>
     t.t('leaderboard:clans.line', {
@@ -234,7 +233,7 @@ export function renderClanBoard(t: Translator, { data, sort, page, now }: ClanBo
     lines,
     t.t('leaderboard:none'),
     `${t.t(`leaderboard:sorts.${sort ?? 'default'}`)} · ${t.t('leaderboard:rows', { n: t.n(data.rows.length) })}`,
-    localRow(t, slice, 'clans', [sort ?? ''], now),
+    localRow(t, slice, pager),
   );
 }
 
@@ -255,10 +254,10 @@ export interface RaidBoardView {
   readonly data: RaidLeaderboard;
   readonly mapId: number;
   readonly page: number;
-  readonly now: number;
+  readonly pager: Pager;
 }
 
-export function renderRaidBoard(t: Translator, { data, mapId, page, now }: RaidBoardView): ReplyPayload {
+export function renderRaidBoard(t: Translator, { data, mapId, page, pager }: RaidBoardView): ReplyPayload {
   const slice = localPage(data.rows, page);
   const lines = slice.rows.map((row, index) =>
     t.t('leaderboard:raids.line', {
@@ -273,7 +272,7 @@ export function renderRaidBoard(t: Translator, { data, mapId, page, now }: RaidB
     lines,
     t.t('leaderboard:none'),
     t.t('leaderboard:rows', { n: t.n(data.rows.length) }),
-    localRow(t, slice, 'raids', [mapId], now),
+    localRow(t, slice, pager),
   );
 }
 
@@ -282,13 +281,13 @@ export type CupView =
       readonly board: 'players';
       readonly data: CupPlayerLeaderboard;
       readonly page: number;
-      readonly now: number;
+      readonly pager: Pager;
     }
   | {
       readonly board: 'teams';
       readonly data: CupTeamLeaderboard;
       readonly page: number;
-      readonly now: number;
+      readonly pager: Pager;
     };
 
 export function renderCupBoard(t: Translator, view: CupView): ReplyPayload {
@@ -310,6 +309,6 @@ export function renderCupBoard(t: Translator, view: CupView): ReplyPayload {
     lines,
     t.t('leaderboard:none'),
     t.t('leaderboard:rows', { n: t.n(rows.length) }),
-    localRow(t, slice, 'cup', [view.board], view.now),
+    localRow(t, slice, view.pager),
   );
 }

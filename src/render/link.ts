@@ -1,10 +1,16 @@
 import type { Translator } from '../i18n/index.ts';
-import type { PendingLink } from '../link/verification.ts';
 import { fit, text, timestamp } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
+/** A link under way, as the replies show it (the store's record has this shape). */
+export interface PendingLinkView {
+  readonly playerName: string;
+  readonly code: string;
+  readonly expiresAt: number;
+}
+
 /** Replies of `/link` and `/unlink`; all ephemeral (they concern one user's account). */
-export function renderLinkStarted(t: Translator, pending: PendingLink, maxChecks: number): ReplyPayload {
+export function renderLinkStarted(t: Translator, pending: PendingLinkView, maxChecks: number): ReplyPayload {
   return {
     ephemeral: true,
     embeds: [
@@ -35,7 +41,11 @@ export function renderLinkVerified(t: Translator, playerName: string): ReplyPayl
   };
 }
 
-export function renderLinkNotFound(t: Translator, pending: PendingLink, checksLeft: number): ReplyPayload {
+export function renderLinkNotFound(
+  t: Translator,
+  pending: PendingLinkView,
+  checksLeft: number,
+): ReplyPayload {
   return {
     ephemeral: true,
     embeds: [

@@ -1,6 +1,6 @@
 import type { Lobby, LobbyList } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
-import { field, fit, MAX_PAGE_ROWS, num, pageRow, text, timestamp } from './common.ts';
+import { field, fit, MAX_PAGE_ROWS, num, pageRow, text, timestamp, type Pager } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 /**
@@ -91,10 +91,11 @@ export interface LobbiesView {
   readonly region: string | undefined;
   readonly page: number;
   readonly now: number;
+  readonly pager: Pager;
 }
 
 /** The public lobby list: counts, then the fullest lobbies, paged here (the list comes whole). */
-export function renderLobbies(t: Translator, { data, region, page, now }: LobbiesView): ReplyPayload {
+export function renderLobbies(t: Translator, { data, region, page, now, pager }: LobbiesView): ReplyPayload {
   const shown = region === undefined ? data.games : data.games.filter((lobby) => lobby.regionKey === region);
   const sorted = sortLobbies(shown);
   const players = shown.reduce((sum, lobby) => sum + (lobby.players ?? 0), 0);
@@ -156,13 +157,10 @@ export function renderLobbies(t: Translator, { data, region, page, now }: Lobbie
   const row =
     pages > 1
       ? pageRow(t, {
-          command: 'lobbies',
-          action: 'page',
-          args: [region ?? ''],
+          pager,
           page: current,
           totalPages: pages,
           hasNext: current < pages,
-          now,
         })
       : undefined;
   return { embeds: [embed], components: row ? [row] : [] };

@@ -1,8 +1,18 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import type { FeaturedMaps, MapInfo, MapLeaderboard, MapLeaderboardPlayer } from '../api/schemas/index.ts';
-import { COMPONENT_LIFETIME_MS, encodeComponentId } from '../discord/component-id.ts';
 import type { Translator } from '../i18n/index.ts';
-import { duration, field, fit, num, pageRow, pageRows, text, timestamp, type Row } from './common.ts';
+import {
+  duration,
+  field,
+  fit,
+  num,
+  pageRow,
+  pageRows,
+  text,
+  timestamp,
+  type Pager,
+  type Row,
+} from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 import { DiscordLimits, textLength, truncate } from './text.ts';
 
@@ -48,20 +58,8 @@ function hasBoard(type: string | undefined): boolean {
   return type !== undefined && type !== '';
 }
 
-/** The arguments every leaderboard button carries besides the page: map name, type and order (`''` = the map's). */
-function boardArgs(
-  name: string,
-  type: string | undefined,
-  order: number | undefined,
-): Array<string | number> {
-  return [name, isBoardType(type) ? type : '', isBoardOrder(order) ? order : ''];
-}
-
-function leaderboardButton(t: Translator, map: MapInfo, now: number): Row | undefined {
-  if (!hasBoard(map.leaderboard_type)) return undefined;
-  const args = [...boardArgs(map.name, map.leaderboard_type, map.leaderboard_order), 1];
-  const id = encodeComponentId('map', 'leaderboard', args, now + COMPONENT_LIFETIME_MS);
-  if (!id) return undefined;
+function leaderboardButton(t: Translator, map: MapInfo, id: string | undefined): Row | undefined {
+  if (!hasBoard(map.leaderboard_type) || !id) return undefined;
   return {
     type: ComponentType.ActionRow,
     components: [
@@ -76,7 +74,7 @@ function leaderboardButton(t: Translator, map: MapInfo, now: number): Row | unde
 }
 
 /** A map's record: creator, votes, plays, playtime, dates, its leaderboard and whether it is featured. */
-export function renderMapInfo(t: Translator, map: MapInfo, now: number): ReplyPayload {
+export function renderMapInfo(t: Translator, map: MapInfo, leaderboardId: string | undefined): ReplyPayload {
   const fields = [
     field(t.t('map:info.creator'), text(map.creator_name, 100)),
     field(t.t('map:info.votes'), num(t, map.votes)),
@@ -95,7 +93,7 @@ export function renderMapInfo(t: Translator, map: MapInfo, now: number): ReplyPa
     fields.push(field(t.t('map:info.order'), boardOrderLabel(t, map.leaderboard_order)));
   }
   const description = map.description?.trim() ? text(map.description, 2000) : undefined;
-  const row = leaderboardButton(t, map, now);
+  const row = leaderboardButton(t, map, leaderboardId);
   return {
     embeds: [
       fit({
@@ -125,12 +123,12 @@ export interface MapLeaderboardView {
   /** The board the user asked for; undefined means the map's own. */
   readonly type?: BoardType | undefined;
   readonly order?: BoardOrder | undefined;
-  readonly now: number;
+  readonly pager: Pager;
 }
 
 /** One page (25 rows) of a map's leaderboard; times as `mm:ss.mmm`, scores as numbers. */
 export function renderMapLeaderboard(t: Translator, view: MapLeaderboardView): ReplyPayload {
-  const { data, page, now } = view;
+  const { data, page } = view;
   const name = data.map_name ?? view.name;
   const type = view.type ?? data.leaderboard_type;
   const order = view.order ?? data.leaderboard_order;
@@ -155,14 +153,7 @@ export function renderMapLeaderboard(t: Translator, view: MapLeaderboardView): R
         : boardTypeLabel(t, type),
     },
   });
-  const row = pageRow(t, {
-    command: 'map',
-    action: 'leaderboard',
-    args: boardArgs(name, type, order),
-    page,
-    hasNext: data.entries.length >= perPage,
-    now,
-  });
+  const row = pageRow(t, { pager: view.pager, page, hasNext: data.entries.length >= perPage });
   return { embeds: [embed], components: row ? [row] : [] };
 }
 

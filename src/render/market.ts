@@ -1,7 +1,7 @@
 import type { MarketSkin } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
 import { renderPriceHistoryChart } from './chart/price-history.ts';
-import { field, fit, num, pageRow, text, timestamp } from './common.ts';
+import { field, fit, num, pageRow, text, timestamp, type Pager } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 import { DiscordLimits, truncate } from './text.ts';
 
@@ -21,6 +21,7 @@ export interface MarketSkinView {
   /** The listings page that `data` holds (1-based). */
   readonly page: number;
   readonly now: number;
+  readonly pager: Pager;
 }
 
 /** `YYYY-MM-DD` of the UTC day that contains `now`. */
@@ -40,7 +41,7 @@ function kr(t: Translator, value: number | undefined, fractions = 0): string {
  */
 export function renderMarketSkin(
   t: Translator,
-  { data, skinName, days, page, now }: MarketSkinView,
+  { data, skinName, days, page, now, pager }: MarketSkinView,
 ): ReplyPayload {
   const index = data.skin_index;
   const plainName = skinName?.trim() ? skinName : t.t('market:unknownSkin', { index });
@@ -117,13 +118,10 @@ export function renderMarketSkin(
   });
 
   const row = pageRow(t, {
-    command: 'market',
-    action: 'listings',
-    args: [index, days],
+    pager,
     page,
     totalPages,
     hasNext: totalPages === undefined ? listings.length >= LISTINGS_PER_PAGE : page < totalPages,
-    now,
   });
   return {
     embeds: [embed],

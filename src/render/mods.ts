@@ -1,6 +1,6 @@
 import type { Mod, ModsPage } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
-import { field, fit, num, pageRow, pageRows, text, timestamp } from './common.ts';
+import { field, fit, num, pageRow, pageRows, text, timestamp, type Pager } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 const PER_PAGE = 10;
@@ -9,11 +9,11 @@ const FEATURED_MARK = '⭐';
 export interface ModListView {
   readonly data: ModsPage;
   readonly page: number;
-  readonly now: number;
+  readonly pager: Pager;
 }
 
 /** One page of mods, in the API's order (votes descending), with featured marks and creators. */
-export function renderModList(t: Translator, { data, page, now }: ModListView): ReplyPayload {
+export function renderModList(t: Translator, { data, page, pager }: ModListView): ReplyPayload {
   const perPage = data.per_page ?? PER_PAGE;
   const lines = pageRows(data.mods, perPage).map((mod, i) =>
     t.t('mods:list.line', {
@@ -30,14 +30,7 @@ export function renderModList(t: Translator, { data, page, now }: ModListView): 
     description: lines.length > 0 ? lines.join('\n') : t.t('mods:list.none'),
     footer: { text: t.t('mods:list.footer', { mark: FEATURED_MARK }) },
   });
-  const row = pageRow(t, {
-    command: 'mods',
-    action: 'list',
-    args: [],
-    page,
-    hasNext: data.mods.length >= perPage,
-    now,
-  });
+  const row = pageRow(t, { pager, page, hasNext: data.mods.length >= perPage });
   return { embeds: [embed], components: row ? [row] : [] };
 }
 

@@ -5,7 +5,6 @@ import type {
   PlayerPosts,
   PlayerProfile,
 } from '../api/schemas/index.ts';
-import { COMPONENT_LIFETIME_MS, encodeComponentId } from '../discord/component-id.ts';
 import type { Translator } from '../i18n/index.ts';
 import { renderRankedStandingChart } from './chart/ranked-standing.ts';
 import {
@@ -15,6 +14,7 @@ import {
   MAX_PAGE_ROWS,
   num,
   pageRow,
+  type Pager,
   pageRows,
   percent,
   ratio,
@@ -138,11 +138,12 @@ function sectionFields(t: Translator, profile: PlayerProfile, section: ProfileSe
 export interface ProfileView {
   readonly profile: PlayerProfile;
   readonly section: ProfileSection;
-  readonly now: number;
+  /** The custom id of the section menu (no menu when undefined). */
+  readonly menuId: string | undefined;
 }
 
 /** The profile, one section at a time, with a menu to switch sections (and the ranked chart). */
-export function renderProfile(t: Translator, { profile, section, now }: ProfileView): ReplyPayload {
+export function renderProfile(t: Translator, { profile, section, menuId }: ProfileView): ReplyPayload {
   const fields = sectionFields(t, profile, section);
   const description = [badges(t, profile), fields.length === 0 ? t.t(`player:profile.empty.${section}`) : '']
     .filter(Boolean)
@@ -180,7 +181,6 @@ export function renderProfile(t: Translator, { profile, section, now }: ProfileV
   }
 
   const components: Row[] = [];
-  const menuId = encodeComponentId('player', 'section', [profile.player_name], now + COMPONENT_LIFETIME_MS);
   if (menuId) {
     components.push(
       selectRow(
@@ -208,12 +208,12 @@ export interface PageView<T> {
   readonly name: string;
   readonly data: T;
   readonly page: number;
-  readonly now: number;
+  readonly pager: Pager;
 }
 
 export function renderMatches(
   t: Translator,
-  { name, data, page, now, season }: PageView<PlayerMatches> & { readonly season: number | undefined },
+  { name, data, page, season, pager }: PageView<PlayerMatches> & { readonly season: number | undefined },
 ): ReplyPayload {
   const perPage = data.per_page ?? 10;
   const lines = pageRows(data.matches, perPage).map((m) => {
@@ -238,19 +238,16 @@ export function renderMatches(
     footer: { text: season ? t.t('common:season', { season }) : t.t('player:matches.allSeasons') },
   });
   const row = pageRow(t, {
-    command: 'player',
-    action: 'matches',
-    args: [name, season ?? 0],
+    pager,
     page,
     hasNext: data.matches.length >= perPage,
-    now,
   });
   return { embeds: [embed], components: row ? [row] : [] };
 }
 
 export function renderListings(
   t: Translator,
-  { name, data, page, now }: PageView<PlayerListings>,
+  { name, data, page, pager }: PageView<PlayerListings>,
   skinName: (index: number) => string | undefined,
 ): ReplyPayload {
   const lines = pageRows(data.listings, data.per_page ?? 10).map((l) =>
@@ -266,17 +263,14 @@ export function renderListings(
     description: lines.length > 0 ? lines.join('\n') : t.t('player:listings.none'),
   });
   const row = pageRow(t, {
-    command: 'player',
-    action: 'listings',
-    args: [name],
+    pager,
     page,
     hasNext: data.listings.length >= (data.per_page ?? 10),
-    now,
   });
   return { embeds: [embed], components: row ? [row] : [] };
 }
 
-export function renderPosts(t: Translator, { name, data, page, now }: PageView<PlayerPosts>): ReplyPayload {
+export function renderPosts(t: Translator, { name, data, page, pager }: PageView<PlayerPosts>): ReplyPayload {
   // Discord does not render timestamps in field names: the date goes into the value.
   const fields = pageRows(data.posts, data.per_page ?? 10).map((post) =>
     field(
@@ -291,12 +285,9 @@ export function renderPosts(t: Translator, { name, data, page, now }: PageView<P
     ...(fields.length > 0 ? { fields } : { description: t.t('player:posts.none') }),
   });
   const row = pageRow(t, {
-    command: 'player',
-    action: 'posts',
-    args: [name],
+    pager,
     page,
     hasNext: data.posts.length >= (data.per_page ?? 10),
-    now,
   });
   return { embeds: [embed], components: row ? [row] : [] };
 }

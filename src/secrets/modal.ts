@@ -4,7 +4,6 @@ import {
   type APIModalInteractionResponseCallbackData,
   type ModalSubmitInteraction,
 } from 'discord.js';
-import type { CommandContext } from '../discord/command.ts';
 import { truncate } from '../render/text.ts';
 
 /**
@@ -50,8 +49,13 @@ export function secretModal(prompt: SecretPrompt): APIModalInteractionResponseCa
   };
 }
 
+/** What `askForSecret` needs of a command's context: the interaction's responder. */
+export interface ModalAsker {
+  readonly responder: { showModal(modal: APIModalInteractionResponseCallbackData): Promise<void> };
+}
+
 /** Shows the modal as the interaction's first response (so nothing may be deferred before it). */
-export async function askForSecret(ctx: CommandContext, prompt: SecretPrompt): Promise<void> {
+export async function askForSecret(ctx: ModalAsker, prompt: SecretPrompt): Promise<void> {
   await ctx.responder.showModal(secretModal(prompt));
 }
 

@@ -1,6 +1,6 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../core/clock.ts';
 import { logFor } from '../log/index.ts';
+import { createGuard, StoreError, unrefSleep, type Guard, type StoreHealth } from './guard.ts';
 import {
   createMemoryBackend,
   createPostgresBackend,
@@ -14,6 +14,7 @@ import {
 } from './backends.ts';
 
 export type { StoreKind } from './backends.ts';
+export { isStoreError, StoreError, type StoreHealth } from './guard.ts';
 
 /**
  * A set of keyed JSON values, one namespace of a {@link Store}. Every method is async; when the server
@@ -36,19 +37,6 @@ export interface Namespace<T = unknown> {
   add(key: string, value: T, ttlMs?: number): Promise<boolean>;
   /** Every live entry of this namespace, in no particular order; entries changed meanwhile may or may not appear. */
   entries(): AsyncIterableIterator<[key: string, value: T]>;
-}
-
-/**
- * Whether the store answers. A failed or timed-out operation marks it unhealthy (a refused key or value
- * does not); while unhealthy, a probe writes and reads one entry every `healthProbeMs` and marks it
- * healthy again once that works. `/healthz` reports it; the pollers pause on it.
- */
-export interface StoreHealth {
-  readonly healthy: boolean;
-  /** Why it is unhealthy: `timeout`, or the failure's code (`ECONNREFUSED`, `SQLITE_FULL`...); never a URL. */
-  readonly reason: string | undefined;
-  /** Calls `listener` on every change, with the new state; returns the function that removes it. */
-  onChange(listener: (healthy: boolean) => void): () => void;
 }
 
 /** Storage opened by {@link createStore}; the only gateway to Keyv in this project. */
@@ -79,46 +67,6 @@ export interface StoreOptions {
   readonly healthProbeMs?: number;
   /** Waits for the timeouts and probes (a manual clock in tests); unref'd timers by default. */
   readonly clock?: Pick<Clock, 'sleep'>;
-}
-
-/**
- * The store cannot be opened or used as asked, failed, or did not answer in time. Its message never holds
- * the URL's password.
- */
-export class StoreError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'StoreError';
-  }
-}
-
-/** True for a store failure, also when another error carries it as its cause. */
-export function isStoreError(error: unknown): boolean {
-  let current = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
-    if (current instanceof StoreError) return true;
-    current = current.cause;
-  }
-  return false;
-}
-
-/** Runs backend operations under a timeout and keeps {@link StoreHealth} up to date. */
-interface Guard {
-  run<R>(what: string, work: () => Promise<R>): Promise<R>;
-}
-
-const unrefSleep: Clock['sleep'] = (ms, signal) =>
-  delay(Math.max(0, ms), undefined, { ref: false, ...(signal ? { signal } : {}) });
-
-/** Bad input or a value JSON cannot hold: the caller's fault, not the server's. */
-function isCallerError(error: unknown): boolean {
-  return error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError;
-}
-
-function reasonOf(error: unknown): string {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string' && /^[A-Za-z0-9_]{1,40}$/.test(code)) return code;
-  return error instanceof Error ? error.name.slice(0, 40) : 'error';
 }
 
 /** Physical keys must fit the `VARCHAR(255)` key column of the SQL backends. */
@@ -239,98 +187,6 @@ class KeyvNamespace<T> implements Namespace<T> {
 
 function fromSync<T>(iterator: Iterator<T>): AsyncIterator<T> {
   return { next: () => Promise.resolve(iterator.next()) };
-}
-
-function createGuard(options: {
-  timeoutMs: number;
-  probeMs: number;
-  sleep: Clock['sleep'];
-  probe: () => Promise<void>;
-  isClosed: () => boolean;
-}): Guard & { health: StoreHealth; markDown(reason: string): void; stop(): void } {
-  const log = logFor('store');
-  const listeners = new Set<(healthy: boolean) => void>();
-  const stopping = new AbortController();
-  let healthy = true;
-  let reason: string | undefined;
-  let probing = false;
-
-  const set = (next: boolean, why?: string) => {
-    if (next === healthy) return;
-    healthy = next;
-    reason = next ? undefined : why;
-    if (next) log.info('the store answers again');
-    else log.warn({ reason: why }, 'the store is not answering');
-    for (const listener of [...listeners]) {
-      try {
-        listener(next);
-      } catch (error) {
-        log.warn({ err: error }, 'a store health listener failed');
-      }
-    }
-    if (!next) void probeUntilHealthy();
-  };
-
-  const probeUntilHealthy = async () => {
-    if (probing) return;
-    probing = true;
-    try {
-      while (!healthy && !options.isClosed()) {
-        await options.sleep(options.probeMs, stopping.signal);
-        try {
-          await run('probe', options.probe, false);
-          set(true);
-        } catch {
-          // Still down: try again after the next interval.
-        }
-      }
-    } catch {
-      // Stopped while waiting.
-    } finally {
-      probing = false;
-    }
-  };
-
-  const run = async <R>(what: string, work: () => Promise<R>, track = true): Promise<R> => {
-    const timer = new AbortController();
-    const outcome = { timedOut: false };
-    const timeout = options.sleep(options.timeoutMs, timer.signal).then(
-      () => {
-        outcome.timedOut = true;
-        throw new StoreError(`the store did not answer within ${options.timeoutMs} ms (${what})`);
-      },
-      // Aborted: the operation settled first.
-      () => new Promise<never>(() => undefined),
-    );
-    try {
-      return await Promise.race([work(), timeout]);
-    } catch (error) {
-      if (isCallerError(error)) throw error;
-      if (track && !options.isClosed()) set(false, outcome.timedOut ? 'timeout' : reasonOf(error));
-      if (error instanceof StoreError) throw error;
-      throw new StoreError(`the store failed (${what}): ${reasonOf(error)}`, { cause: error });
-    } finally {
-      timer.abort();
-    }
-  };
-
-  return {
-    run,
-    markDown: (why) => set(false, why),
-    stop: () => stopping.abort(),
-    health: {
-      get healthy() {
-        return healthy;
-      },
-      get reason() {
-        return reason;
-      },
-      onChange(listener) {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-    },
-  };
 }
 
 async function openBackend(url: string, connectTimeoutMs: number): Promise<Backend> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TierClient } from '../../src/api/client.ts';
 import type { KpdCall } from '../../src/api/schemas/index.ts';
+import { ANNOUNCEMENT_KINDS, KindRegistry } from '../../src/announcements/kinds/index.ts';
 import { openRepositories } from '../../src/announcements/repositories.ts';
 import { TurfFeed, fromApiEvent } from '../../src/announcements/sources.ts';
 import type { Subscription } from '../../src/announcements/model.ts';
@@ -52,7 +53,8 @@ describe('upstream values at the boundary', () => {
       turfClanEarnings: { days: [{ day: 1e13 - 1, kr: 5 }] },
     };
     const api = { call: (name: string) => Promise.resolve(replies[name]) } as unknown as TierClient;
-    const feed = new TurfFeed({ api, repos, clock: new ManualClock(NOW), log });
+    const kinds = new KindRegistry(ANNOUNCEMENT_KINDS);
+    const feed = new TurfFeed({ api, repos, clock: new ManualClock(NOW), log, kinds });
     const state = { version: 3, day: 249, owners: { '0': { clanId: 1, clanName: 'clan 1' } } };
     await repos.turf.set(state);
     const subscription: Subscription = {

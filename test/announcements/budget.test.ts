@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RequestBudget } from '../../src/announcements/budget.ts';
 import { Lease } from '../../src/announcements/lease.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
@@ -125,13 +125,20 @@ describe('Lease', () => {
   });
 
   it('expires when its holder stops renewing it (a crash), so another process takes over', async () => {
-    const a = new Lease(store, 'turf', 'process-a', 80);
-    const b = new Lease(store, 'turf', 'process-b', 80);
-    expect(await a.acquire()).toBe(true);
-    expect(await b.acquire()).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    expect(await b.acquire()).toBe(true);
-    expect(await a.renew()).toBe(false);
+    // The store reads lifetimes off Date: move it by hand, so no load can make the lease lapse early.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 10, 21, 12) });
+    try {
+      const a = new Lease(store, 'turf', 'process-a', 60_000);
+      const b = new Lease(store, 'turf', 'process-b', 60_000);
+      expect(await a.acquire()).toBe(true);
+      vi.setSystemTime(Date.now() + 59_999);
+      expect(await b.acquire()).toBe(false);
+      vi.setSystemTime(Date.now() + 2);
+      expect(await b.acquire()).toBe(true);
+      expect(await a.renew()).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('gives exactly one of many concurrent contenders the lease', async () => {

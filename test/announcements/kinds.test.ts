@@ -1,21 +1,25 @@
 import { DiscordAPIError, HTTPError } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from '../../src/announcements/delivery.ts';
+import { ANNOUNCEMENT_KINDS, KindRegistry } from '../../src/announcements/kinds/index.ts';
+import type { AnnouncementKind } from '../../src/announcements/kinds/kind.ts';
+import { mapsKind } from '../../src/announcements/kinds/maps.ts';
+import { turfKind } from '../../src/announcements/kinds/turf.ts';
 import {
-  SUBSCRIPTION_KINDS,
   TURF_DAILY_EVENT,
   TURF_OWNER_EVENT,
-  eventTypesFor,
-  isWanted,
-  kindNamed,
-  targets,
-} from '../../src/announcements/kinds.ts';
-import type { AnnouncementEvent, Subscription } from '../../src/announcements/model.ts';
+  type AnnouncementEvent,
+  type Subscription,
+} from '../../src/announcements/model.ts';
 import { fromApiEvent } from '../../src/announcements/sources.ts';
 import { Translations } from '../../src/i18n/index.ts';
 
 /** The subscription kinds' pure rules: which events reach which subscription, and what they post. */
 const t = new Translations().for('en-US');
+const registry = new KindRegistry(ANNOUNCEMENT_KINDS);
+const targets = registry.targets.bind(registry);
+const isWanted = registry.isWanted.bind(registry);
+const eventTypesFor = registry.eventTypesFor.bind(registry);
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 30, 500);
 
 function subscription(fields: Partial<Subscription> & Pick<Subscription, 'kind'>): Subscription {
@@ -79,7 +83,7 @@ describe('from now on', () => {
 });
 
 describe('maps', () => {
-  const kind = kindNamed('maps')!;
+  const kind = mapsKind;
 
   it('asks the events feed for both map event types, sorted, only while a map subscription exists', () => {
     expect(eventTypesFor([subscription({ kind: 'maps' }), subscription({ kind: 'maps' })])).toEqual([
@@ -121,7 +125,7 @@ describe('maps', () => {
 });
 
 describe('turf', () => {
-  const kind = kindNamed('turf')!;
+  const kind = turfKind;
   const everything = subscription({ kind: 'turf' });
   const clan7 = subscription({ kind: 'turf', options: { clanId: 7, clanName: 'Clan 7' } });
 
@@ -159,9 +163,27 @@ describe('turf', () => {
 
 describe('the registry', () => {
   it('has unique kind names that are valid subcommand names', () => {
-    const names = SUBSCRIPTION_KINDS.map((kind) => kind.name);
+    const names = ANNOUNCEMENT_KINDS.map((kind) => kind.name);
+    expect(names).toEqual(['maps', 'turf', 'kpd']);
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(name).toMatch(/^[-_a-z0-9]{1,32}$/);
+  });
+
+  it('knows only the kinds it was handed', () => {
+    const onlyTurf = new KindRegistry([turfKind]);
+    expect(onlyTurf.named('turf')).toBe(turfKind);
+    expect(onlyTurf.named('maps')).toBeUndefined();
+    // A maps subscription is nothing to a registry without the maps kind: no types fetched, nothing wanted.
+    expect(onlyTurf.eventTypesFor([subscription({ kind: 'maps' })])).toEqual([]);
+    expect(onlyTurf.isWanted(mapEvent('map.featured', NOW + 5_000), [subscription({ kind: 'maps' })])).toBe(
+      false,
+    );
+    expect(onlyTurf.fromSource(subscription({ kind: 'turf' }), 'turf')).toBe(true);
+  });
+
+  it('refuses two kinds of the same name', () => {
+    const twin: AnnouncementKind = { ...mapsKind, source: 'elsewhere' };
+    expect(() => new KindRegistry([mapsKind, twin])).toThrow(/same name/);
   });
 });
 

@@ -29,7 +29,9 @@ import {
   type AnnouncementOptions,
   type Announcements,
 } from '../../src/announcements/index.ts';
+import { ANNOUNCEMENT_KINDS } from '../../src/announcements/kinds/index.ts';
 import type { Subscription } from '../../src/announcements/model.ts';
+import { kpdSource } from '../../src/kpd/feed.ts';
 import { openRepositories, type Repositories } from '../../src/announcements/repositories.ts';
 import { Translations } from '../../src/i18n/index.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/dev/sandbox/index.ts';
@@ -170,6 +172,8 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
     client,
     services,
     config,
+    kinds: ANNOUNCEMENT_KINDS,
+    sources: [kpdSource(services)],
     options: { autoStart: false, delivery: { backoffMs: 5, claimTtlMs: 200 }, ...options.announcements },
   });
   let stopping: Promise<void> | undefined;

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { coerceParams, EXIT, matchRoute, runCli } from '../../src/api/cli.ts';
 import { TierClient } from '../../src/api/client.ts';
-import { routes } from '../../src/api/routes.ts';
+import { routes } from '../../src/api/routes/index.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 
 let sandbox: Sandbox;

@@ -13,6 +13,7 @@ import {
 } from '../../src/api/errors.ts';
 import { degradations } from '../../src/api/schemas/tolerant.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
+import { ManualClock } from '../support/clock.ts';
 import { makeJwt } from '../support/jwt.ts';
 
 let sandbox: Sandbox;
@@ -67,10 +68,22 @@ describe('fault matrix: what is retried, with exact call counts', () => {
 
   it('retries a 429 once after its wait, and succeeds', async () => {
     sandbox.faults.inject({ match: playerPath, kind: 'rateLimit', retryAfterSec: 1, times: 1 });
-    const started = Date.now();
-    const profile = await client().api.player({ playerName: sandbox.world.samples.player });
-    expect(profile.player_id).toBeGreaterThan(0);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const clock = new ManualClock(Date.now());
+    let attempts = 0;
+    const profile = client({ clock }).api.player(
+      { playerName: sandbox.world.samples.player },
+      { onAttempt: () => (attempts += 1) },
+    );
+    // The 429 has arrived once the client waits on its clock: at least the second it asked for (longer
+    // when its window resets later), and not a moment less.
+    await clock.whenSleeping();
+    const waitMs = clock.nextWake! - clock.now();
+    expect(waitMs).toBeGreaterThanOrEqual(1_000);
+    await clock.advance(waitMs - 1);
+    expect(attempts).toBe(1);
+    await clock.advance(1);
+    expect((await profile).player_id).toBeGreaterThan(0);
+    expect(attempts).toBe(2);
     expect(sandbox.requests.count(playerPath)).toBe(2);
   });
 
@@ -87,10 +100,14 @@ describe('fault matrix: what is retried, with exact call counts', () => {
   it('never retries a timeout', async () => {
     sandbox.faults.inject({ match: playerPath, kind: 'delay', ms: 300 });
     const fast = client({ defaultTimeoutMs: 100 });
-    await expect(fast.api.player({ playerName: 'x' })).rejects.toBeInstanceOf(TimeoutError);
-    // The sandbox logs a request when it answers: wait for the abandoned one to be answered.
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(sandbox.requests.count(playerPath)).toBe(1);
+    let attempts = 0;
+    await expect(
+      fast.api.player({ playerName: 'x' }, { onAttempt: () => (attempts += 1) }),
+    ).rejects.toBeInstanceOf(TimeoutError);
+    expect(attempts).toBe(1);
+    // The sandbox logs a request when it answers: wait for the abandoned one, so that the next test does
+    // not count it.
+    await expect.poll(() => sandbox.requests.count(playerPath), { timeout: 10_000 }).toBe(1);
   });
 
   it('never retries a connection reset', async () => {
@@ -113,7 +130,13 @@ describe('fault matrix: what is retried, with exact call counts', () => {
   it('a 5xx then a 429: each retried once, three calls in all', async () => {
     sandbox.faults.inject({ match: playerPath, kind: 'status', status: 500, times: 1 });
     sandbox.faults.inject({ match: playerPath, kind: 'rateLimit', retryAfterSec: 1, times: 1 });
-    await client().api.player({ playerName: sandbox.world.samples.player });
+    const clock = new ManualClock(Date.now());
+    const profile = client({ clock }).api.player({ playerName: sandbox.world.samples.player });
+    for (let retry = 0; retry < 2; retry += 1) {
+      await clock.whenSleeping();
+      await clock.advance(clock.nextWake! - clock.now());
+    }
+    await profile;
     expect(sandbox.requests.count(playerPath)).toBe(3);
   });
 });
@@ -302,7 +325,7 @@ describe('rate limits', () => {
   it('keeps the events endpoint within its own window', async () => {
     const c = client();
     const calls = Array.from({ length: 8 }, (_, i) =>
-      c.api.events({ after: i }, { priority: 'background', deadlineMs: 2_000 }).then(
+      c.api.events({ after: i }, { priority: 'background', deadlineMs: 20_000 }).then(
         () => 'ok',
         (e: unknown) => (e instanceof RateLimitedError ? 'waited' : 'error'),
       ),

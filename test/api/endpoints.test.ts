@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TierClient, type RouteName } from '../../src/api/client.ts';
-import { routes } from '../../src/api/routes.ts';
+import { routes } from '../../src/api/routes/index.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 
 /**

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { paramKeys } from '../../src/api/params.ts';
 import type { RouteDef } from '../../src/api/route.ts';
-import { routes } from '../../src/api/routes.ts';
+import { developerRoutes } from '../../src/api/routes/developer.ts';
+import { gameRoutes } from '../../src/api/routes/game.ts';
+import { routes } from '../../src/api/routes/index.ts';
+import { tokenRoutes } from '../../src/api/routes/token.ts';
 
 const table: [string, RouteDef][] = Object.entries(routes);
 
@@ -17,6 +20,19 @@ const minute = 60_000;
 const hour = 60 * minute;
 
 describe('route table', () => {
+  it.each([
+    ['developer', developerRoutes],
+    ['game', gameRoutes],
+    ['token', tokenRoutes],
+  ] as const)('the %s table holds exactly the routes of its tier', (tier, part) => {
+    expect(Object.keys(part).sort()).toEqual(named(tier).sort());
+  });
+
+  it('no route name is defined in two tables', () => {
+    const parts = [developerRoutes, gameRoutes, tokenRoutes].map((part) => Object.keys(part).length);
+    expect(parts.reduce((sum, count) => sum + count, 0)).toBe(table.length);
+  });
+
   it.each(table)('%s: every placeholder is a params key and every params key is sent', (_, route) => {
     const keys = paramKeys(route.params);
     const inPath = placeholders(route.path);

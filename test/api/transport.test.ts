@@ -12,6 +12,10 @@ let server: Server;
 let origin: string;
 const sockets = new Set<Socket>();
 const HUGE = 50 * 1024 * 1024;
+/** Called when a request for /slow reaches the server, which never answers it. */
+let slowArrived: () => void = () => undefined;
+/** A signal that never fires: a hung request fails the test by its timeout, not by a deadline of its own. */
+const never = new AbortController().signal;
 /** Bytes the server handed to each huge reply's socket, settled once that reply closed. */
 const streamed = new Map<string, Promise<number>>();
 
@@ -36,7 +40,7 @@ function streamHuge(response: ServerResponse, total: number, declare: boolean): 
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    if (request.url === '/slow') return void setTimeout(() => response.end('{}'), 2_000).unref();
+    if (request.url === '/slow') return slowArrived();
     if (request.url === '/reset') return void request.socket.destroy();
     if (request.url === '/huge-chunked' || request.url === '/huge-declared') {
       return void streamed.set(request.url, streamHuge(response, HUGE, request.url === '/huge-declared'));
@@ -61,7 +65,7 @@ describe('pool transport', () => {
     const response = await transport.send({
       url: new URL(`${origin}/api/player/a%20b?x=1`),
       headers: { 'X-Developer-API-Key': 'kr_test' },
-      signal: AbortSignal.timeout(2_000),
+      signal: never,
     });
     expect(response.status).toBe(200);
     expect(response.headers['x-ratelimit-limit']).toBe('60');
@@ -73,7 +77,7 @@ describe('pool transport', () => {
     const transport = createPoolTransport({ connections: 1 });
     sockets.clear();
     for (let i = 0; i < 5; i += 1) {
-      await transport.send({ url: new URL(`${origin}/ok`), headers: {}, signal: AbortSignal.timeout(2_000) });
+      await transport.send({ url: new URL(`${origin}/ok`), headers: {}, signal: never });
     }
     expect(sockets.size).toBe(1);
     await transport.close();
@@ -81,11 +85,16 @@ describe('pool transport', () => {
 
   it('fails with reason aborted when its signal fires', async () => {
     const transport = createPoolTransport();
+    const arrived = new Promise<void>((resolve) => (slowArrived = resolve));
+    const controller = new AbortController();
     const failure = transport.send({
       url: new URL(`${origin}/slow`),
       headers: {},
-      signal: AbortSignal.timeout(50),
+      signal: controller.signal,
     });
+    failure.catch(() => undefined);
+    await arrived;
+    controller.abort();
     await expect(failure).rejects.toBeInstanceOf(TransportFailure);
     await expect(failure).rejects.toMatchObject({ reason: 'aborted' });
     await transport.close();
@@ -96,7 +105,7 @@ describe('pool transport', () => {
     const failure = transport.send({
       url: new URL(`${origin}/reset`),
       headers: {},
-      signal: AbortSignal.timeout(2_000),
+      signal: never,
     });
     await expect(failure).rejects.toMatchObject({ reason: 'network' });
     await transport.close();
@@ -105,7 +114,7 @@ describe('pool transport', () => {
   it('stops reading a streamed body once it passes the limit, without buffering the rest', async () => {
     const transport = createPoolTransport();
     const failure = await transport
-      .send({ url: new URL(`${origin}/huge-chunked`), headers: {}, signal: AbortSignal.timeout(10_000) })
+      .send({ url: new URL(`${origin}/huge-chunked`), headers: {}, signal: never })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(BodyTooLargeFailure);
     const tooLarge = failure as BodyTooLargeFailure;
@@ -124,7 +133,7 @@ describe('pool transport', () => {
       .send({
         url: new URL(`${origin}/huge-declared`),
         headers: {},
-        signal: AbortSignal.timeout(10_000),
+        signal: never,
         maxBytes: 1024 * 1024,
       })
       .catch((error: unknown) => error);
@@ -141,7 +150,7 @@ describe('pool transport', () => {
       transport.send({
         url: new URL(`${origin}/ok`),
         headers: {},
-        signal: AbortSignal.timeout(2_000),
+        signal: never,
         maxBytes,
       });
     expect((await send(body.length)).text).toBe(body);

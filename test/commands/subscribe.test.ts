@@ -1,6 +1,9 @@
 import { ApplicationCommandOptionType, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REQUIRED_CHANNEL_PERMISSIONS } from '../../src/announcements/manage.ts';
+import { command as subscribe } from '../../commands/subscribe.ts';
+import { SUBSCRIBE_KINDS } from '../../commands/subscribe/kinds.ts';
+import { REQUIRED_CHANNEL_PERMISSIONS } from '../../commands/subscribe/manage.ts';
+import { ANNOUNCEMENT_KINDS } from '../../src/announcements/kinds/index.ts';
 import { checkMessageLimits } from '../../src/render/text.ts';
 import {
   invoke,
@@ -57,6 +60,18 @@ function describeReply(reply: {
 }
 
 describe('/subscribe', () => {
+  it('has one subcommand per announcement kind, each the command half of that very kind', () => {
+    expect(SUBSCRIBE_KINDS).toHaveLength(ANNOUNCEMENT_KINDS.length);
+    SUBSCRIBE_KINDS.forEach((entry, index) => expect(entry.kind).toBe(ANNOUNCEMENT_KINDS[index]));
+    expect(subscribe.data.options?.map((option) => option.name)).toEqual(
+      ANNOUNCEMENT_KINDS.map((kind) => kind.name),
+    );
+    for (const option of subscribe.data.options ?? []) {
+      expect(option.type).toBe(ApplicationCommandOptionType.Subcommand);
+      expect(option.options?.[0]?.name).toBe('channel');
+    }
+  });
+
   it('subscribes a channel to featured maps with a role, answering privately', async () => {
     const role = world.discord.addRole(world.guildId, { name: 'mappers' });
     await until(() => bot.client.guilds.cache.get(world.guildId)?.roles.cache.has(role.id) === true);

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  CONFIG_VARIABLES,
   ConfigError,
   describeConfig,
   loadConfig,
   loadDotEnv,
   requireDiscordToken,
 } from '../../src/config/index.ts';
+import { CONFIG_VARIABLES } from '../../src/config/schema.ts';
 import { createLogger } from '../../src/log/index.ts';
 
 const BASE = {

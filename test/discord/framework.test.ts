@@ -86,7 +86,8 @@ describe('render helpers', () => {
 
   it('builds a page row with previous off on page 1 and next off without more', () => {
     const t = new Translations().for('en-US');
-    const row = pageRow(t, { command: 'mods', action: 'list', args: [], page: 1, hasNext: false, now: 0 });
+    const pager = { page: (page: number) => `mods:list:${page}~0`, label: 'mods:page-label~0' };
+    const row = pageRow(t, { pager, page: 1, hasNext: false });
     const buttons = row!.components as Array<{ disabled?: boolean; custom_id: string }>;
     expect(buttons.map((b) => b.disabled)).toEqual([true, true, true]);
     expect(new Set(buttons.map((b) => b.custom_id)).size).toBe(3);
@@ -98,7 +99,7 @@ describe('Responder', () => {
     return {
       isMessageComponent: () => false,
       ephemeral: false,
-      deferReply: vi.fn(() => new Promise((resolve) => setTimeout(resolve, 10))),
+      deferReply: vi.fn(async (): Promise<unknown> => undefined),
       reply: vi.fn(async () => undefined),
       editReply: vi.fn(async () => undefined),
       followUp: vi.fn(async () => undefined),
@@ -108,8 +109,14 @@ describe('Responder', () => {
 
   it('defers once for concurrent loads, then edits the deferred reply', async () => {
     const interaction = fakeInteraction();
+    // Discord has not answered the first defer yet when the other two ask.
+    let answer: (value: unknown) => void = () => undefined;
+    interaction.deferReply.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
     const responder = new Responder(interaction as unknown as AnswerableInteraction);
-    await Promise.all([responder.defer(), responder.defer(), responder.defer()]);
+    const defers = Promise.all([responder.defer(), responder.defer(), responder.defer()]);
+    await Promise.resolve();
+    answer(undefined);
+    await defers;
     await responder.send({ content: 'done' });
     expect(interaction.deferReply).toHaveBeenCalledTimes(1);
     expect(interaction.editReply).toHaveBeenCalledTimes(1);

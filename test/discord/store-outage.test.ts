@@ -25,7 +25,7 @@ function fakeInteraction(kind: 'command' | 'autocomplete' = 'command') {
     guildLocale: null,
     commandName: 'probe',
     ephemeral: false,
-    options: { getSubcommand: () => null },
+    options: { getSubcommand: () => null, getSubcommandGroup: () => null, get: () => null },
     isAutocomplete: () => kind === 'autocomplete',
     isChatInputCommand: () => kind === 'command',
     isButton: () => false,

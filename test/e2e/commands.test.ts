@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../src/dev/demo/stack.ts';
 import { checkMessageLimits } from '../../src/render/text.ts';
+import { startTestStack, type Stack } from '../support/stack.ts';
 import type { MessageRecord, PendingInteraction } from '../../src/dev/standin/index.ts';
 
 /**
@@ -11,7 +11,7 @@ let stack: Stack;
 const EPHEMERAL = 64;
 
 beforeAll(async () => {
-  stack = await startStack({ sandbox: { latency: { marketSkinColdMs: 4_000, marketSkinWarmMs: 0 } } });
+  stack = await startTestStack({ sandbox: { latency: { marketSkinColdMs: 4_000, marketSkinWarmMs: 0 } } });
 }, 60_000);
 
 afterEach(() => {
@@ -113,9 +113,8 @@ describe('autocomplete', () => {
 
   it('suggests skin names whose value is the skin index', async () => {
     const skins = stack.sandbox.world.skins;
-    for (let i = 0; i < 100 && stack.bot.services.names.skinCount === 0; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // The bot learns the skin names in the background after it starts.
+    await expect.poll(() => stack.bot.services.names.skinCount, { timeout: 15_000 }).toBeGreaterThan(0);
     const target = skins[3]!;
     const response = await stack.autocomplete('market', 'skin', 'skin', target.name.slice(0, 6)).response();
     const choices = (response.data as { choices: Array<{ name: string; value: number }> }).choices;

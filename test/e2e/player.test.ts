@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../src/dev/demo/stack.ts';
 import { checkMessageLimits } from '../../src/render/text.ts';
+import { startTestStack, type Stack } from '../support/stack.ts';
 
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ commands: ['player'] });
+  stack = await startTestStack({ commands: ['player'] });
 }, 60_000);
 
 afterAll(async () => {

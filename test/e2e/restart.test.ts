@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBot, type Bot } from '../../src/bot.ts';
-import { loadConfig } from '../../src/config/index.ts';
-import { stackEnvironment } from '../../src/dev/demo/stack.ts';
-import { createLogger } from '../../src/log/index.ts';
+import type { Bot } from '../../src/bot.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { startDiscordStandin, type DiscordStandin, type MessageRecord } from '../../src/dev/standin/index.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import { ManualClock } from '../support/clock.ts';
+import { startTestBot } from '../support/stack.ts';
 
 /** Buttons carry what they need: they work after a restart, and stop working when they expire. */
 let sandbox: Sandbox;
@@ -26,19 +24,13 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-async function bot(clock?: ManualClock): Promise<Bot> {
-  const config = loadConfig(stackEnvironment(sandbox, discord, { LOG_LEVEL: 'silent' }));
-  const started = await startBot({
-    config,
-    token: discord.token,
+function bot(clock?: ManualClock): Promise<Bot> {
+  return startTestBot(sandbox, discord, {
     store,
     commands: ['player', 'mods'],
     announcements: false,
-    logger: createLogger({ level: 'silent' }),
     ...(clock ? { clock } : {}),
   });
-  await started.ready;
-  return started;
 }
 
 function next(message: MessageRecord): string {

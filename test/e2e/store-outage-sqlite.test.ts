@@ -1,12 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startStack, type Stack } from '../../src/dev/demo/stack.ts';
-import { configureLog, createLogger } from '../../src/log/index.ts';
+import { configureLog } from '../../src/log/index.ts';
 import type { MessageRecord, PendingInteraction } from '../../src/dev/standin/index.ts';
-import { freePort } from '../support/net.ts';
+import { startTestStack, type TestStack } from '../support/stack.ts';
 
 /**
  * The real bot on a SQLite store that can no longer write: read-only (`PRAGMA query_only`) or full
@@ -30,21 +28,17 @@ vi.mock('@keyv/sqlite', async (importOriginal) => {
 
 const EPHEMERAL = 64;
 const dir = mkdtempSync(join(tmpdir(), 'killfeed-outage-'));
-let stack: Stack;
-let healthUrl: string;
+let stack: TestStack;
 let query: Query;
 
 beforeAll(async () => {
   // The failed writes are logged as warnings, expected here.
   configureLog('error');
-  const port = await freePort();
-  healthUrl = `http://127.0.0.1:${port}/healthz`;
-  stack = await startStack({
+  stack = await startTestStack({
     storeUrl: `sqlite://${join(dir, 'bot.sqlite')}`,
     commands: ['player'],
     announcements: false,
-    env: { HTTP_PORT: String(port) },
-    logger: createLogger({ level: 'silent' }),
+    health: true,
   });
   expect(connections).toHaveLength(1);
   query = connections[0]!.query;
@@ -56,15 +50,8 @@ afterAll(async () => {
   configureLog('info');
 });
 
-async function health(): Promise<{ status: number; body: unknown }> {
-  const reply = await fetch(healthUrl, { signal: AbortSignal.timeout(5_000) });
-  return { status: reply.status, body: await reply.json() };
-}
-
-/** Polls /healthz until it reports `status` (bounded by the test's timeout). */
-async function healthBecomes(status: number): Promise<void> {
-  while ((await health()).status !== status) await sleep(100);
-}
+const health = () => stack.health();
+const healthBecomes = (status: number) => stack.healthBecomes(status);
 
 async function answered(pending: PendingInteraction): Promise<MessageRecord> {
   const first = await pending.response(10_000);

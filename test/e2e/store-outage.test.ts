@@ -1,10 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../src/dev/demo/stack.ts';
 import { Translations } from '../../src/i18n/index.ts';
-import { configureLog, createLogger } from '../../src/log/index.ts';
+import { configureLog } from '../../src/log/index.ts';
 import type { MessageRecord, PendingInteraction } from '../../src/dev/standin/index.ts';
-import { freePort } from '../support/net.ts';
+import { startTestStack, type TestStack } from '../support/stack.ts';
 import { redisAvailable, startRedisServer, type RedisServer } from '../store/redis-server.ts';
 
 /**
@@ -18,21 +16,17 @@ const storeDown = new Translations().for('en-US').t('common:errors.storeDown');
 
 describe.skipIf(!redisAvailable)('commands while the Redis store is down', () => {
   let redis: RedisServer;
-  let stack: Stack;
-  let healthUrl: string;
+  let stack: TestStack;
 
   beforeAll(async () => {
     // The lost connection is logged as warnings, expected here.
     configureLog('error');
     redis = await startRedisServer();
-    const port = await freePort();
-    healthUrl = `http://127.0.0.1:${port}/healthz`;
-    stack = await startStack({
+    stack = await startTestStack({
       storeUrl: redis.url,
       commands: ['player', 'unsubscribe'],
       announcements: false,
-      env: { HTTP_PORT: String(port) },
-      logger: createLogger({ level: 'silent' }),
+      health: true,
     });
   }, 60_000);
 
@@ -43,15 +37,8 @@ describe.skipIf(!redisAvailable)('commands while the Redis store is down', () =>
     configureLog('info');
   });
 
-  async function health(): Promise<{ status: number; body: { status: string; store: { status: string } } }> {
-    const reply = await fetch(healthUrl, { signal: AbortSignal.timeout(5_000) });
-    return { status: reply.status, body: (await reply.json()) as never };
-  }
-
-  /** Polls /healthz until it reports `status` (bounded by the test's timeout). */
-  async function healthBecomes(status: number): Promise<void> {
-    while ((await health()).status !== status) await sleep(100);
-  }
+  const health = () => stack.health();
+  const healthBecomes = (status: number) => stack.healthBecomes(status);
 
   /** A first response in the stand-in's 3 s window (it refuses later ones), then the final message. */
   async function answered(pending: PendingInteraction): Promise<MessageRecord> {
@@ -77,9 +64,15 @@ describe.skipIf(!redisAvailable)('commands while the Redis store is down', () =>
     const player = stack.sandbox.world.samples.player;
     redis.pause();
 
-    expect(isStoreDown(await answered(unsubscribe()))).toBe(true);
-    expectDataOrStoreDown(await answered(stack.invoke('player', 'profile', { name: player })), player);
-    expect(isStoreDown(await answered(stack.invoke('player', 'profile', {})))).toBe(true);
+    // At once: each waits for the store's operation timeout.
+    const [unsubscribed, named, unnamed] = await Promise.all([
+      answered(unsubscribe()),
+      answered(stack.invoke('player', 'profile', { name: player })),
+      answered(stack.invoke('player', 'profile', {})),
+    ]);
+    expect(isStoreDown(unsubscribed)).toBe(true);
+    expectDataOrStoreDown(named, player);
+    expect(isStoreDown(unnamed)).toBe(true);
 
     const down = await health();
     expect(down.status).toBe(503);
@@ -98,8 +91,12 @@ describe.skipIf(!redisAvailable)('commands while the Redis store is down', () =>
     await redis.stop();
     await healthBecomes(503);
 
-    expect(isStoreDown(await answered(unsubscribe()))).toBe(true);
-    expectDataOrStoreDown(await answered(stack.invoke('player', 'profile', { name: clan })), clan);
+    const [unsubscribed, named] = await Promise.all([
+      answered(unsubscribe()),
+      answered(stack.invoke('player', 'profile', { name: clan })),
+    ]);
+    expect(isStoreDown(unsubscribed)).toBe(true);
+    expectDataOrStoreDown(named, clan);
 
     await redis.start();
     await healthBecomes(200);

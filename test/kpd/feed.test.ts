@@ -2,6 +2,8 @@ import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KpdCall } from '../../src/api/schemas/index.ts';
 import { startAnnouncements, type Announcements } from '../../src/announcements/index.ts';
+import { ANNOUNCEMENT_KINDS } from '../../src/announcements/kinds/index.ts';
+import { kpdSource } from '../../src/kpd/feed.ts';
 import { SubscriptionRepository } from '../../src/announcements/repositories.ts';
 import { diffCalls, KPD_CALL_CHANGE, KPD_NEW_CALL } from '../../src/kpd/events.ts';
 import type { KpdCall as WorldCall } from '../../src/dev/sandbox/index.ts';
@@ -30,6 +32,8 @@ beforeAll(async () => {
     client,
     services,
     config: services.config,
+    kinds: ANNOUNCEMENT_KINDS,
+    sources: [kpdSource(services)],
     options: { autoStart: false, delivery: { backoffMs: 5, claimTtlMs: 200 } },
   });
 }, 60_000);

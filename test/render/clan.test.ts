@@ -1,10 +1,13 @@
+import { renderClanMembers, renderClanProfile } from './with-ids.ts';
 import { describe, expect, it } from 'vitest';
-import { clanNameOf, pageOf } from '../../commands/clan.ts';
+import { clanNameOf } from '../../commands/clan.ts';
+import { parsePage } from '../../src/discord/options.ts';
 import type { ClanMember, ClanMembers, ClanProfile } from '../../src/api/schemas/index.ts';
 import { decodeComponentId } from '../../src/discord/component-id.ts';
 import { UserError } from '../../src/core/user-error.ts';
-import { inviteUrl, memberPages, renderClanMembers, renderClanProfile } from '../../src/render/clan.ts';
+import { inviteUrl, memberPages } from '../../src/render/clan.ts';
 import { text } from '../../src/render/common.ts';
+
 import {
   HOSTILE,
   LONG,
@@ -223,11 +226,11 @@ describe('/clan command', () => {
     expect(clanNameOf('  Vortex ')).toBe('Vortex');
     expect(() => clanNameOf('   ')).toThrow(UserError);
     expect(() => clanNameOf(null)).toThrow(UserError);
-    expect(pageOf(null)).toBe(1);
-    expect(pageOf('3')).toBe(3);
-    expect(pageOf('0')).toBe(1);
-    expect(pageOf('1001')).toBe(1);
-    expect(pageOf('2.5')).toBe(1);
-    expect(pageOf('x')).toBe(1);
+    expect(parsePage(null) ?? 1).toBe(1);
+    expect(parsePage('3') ?? 1).toBe(3);
+    expect(parsePage('0') ?? 1).toBe(1);
+    expect(parsePage('1001') ?? 1).toBe(1);
+    expect(parsePage('2.5') ?? 1).toBe(1);
+    expect(parsePage('x') ?? 1).toBe(1);
   });
 });

@@ -1,11 +1,11 @@
+import { renderKpdCalls } from './with-ids.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { KpdCall } from '../../src/api/schemas/index.ts';
 import { decodeComponentId } from '../../src/discord/component-id.ts';
-import { KPD_CALLS_PER_PAGE, newestFirst, pageOf } from '../../src/kpd/calls.ts';
+import { KPD_CALLS_PER_PAGE, newestFirst, pageOf } from '../../src/render/kpd-calls.ts';
 import {
   contextLabel,
   renderKpdCallChanged,
-  renderKpdCalls,
   renderKpdLinked,
   renderKpdNewCall,
   renderKpdUnlinked,

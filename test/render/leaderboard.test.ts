@@ -1,5 +1,13 @@
+import {
+  renderClanBoard,
+  renderCupBoard,
+  renderPlayerBoard,
+  renderRaidBoard,
+  renderRankedLeaderboard,
+} from './with-ids.ts';
 import { describe, expect, it } from 'vitest';
-import { command, wholeNumber } from '../../commands/leaderboard.ts';
+import { command } from '../../commands/leaderboard.ts';
+import { wholeNumber } from '../../src/discord/options.ts';
 import { BadRequestError } from '../../src/api/errors.ts';
 import {
   ClanLeaderboardSchema,
@@ -19,11 +27,6 @@ import {
   boardValue,
   clampPage,
   raidTime,
-  renderClanBoard,
-  renderCupBoard,
-  renderPlayerBoard,
-  renderRaidBoard,
-  renderRankedLeaderboard,
 } from '../../src/render/leaderboard.ts';
 import { PREVIOUS_SEASON, RAID_MAP_IDS } from '../../src/dev/sandbox/index.ts';
 import {
@@ -287,12 +290,12 @@ describe('local paging', () => {
 
 describe('leaderboard command', () => {
   it('reads component arguments as bounded whole numbers', () => {
-    expect(wholeNumber('3', 0, 10, -1)).toBe(3);
-    expect(wholeNumber('', 0, 10, -1)).toBe(-1);
-    expect(wholeNumber('2.5', 0, 10, -1)).toBe(-1);
-    expect(wholeNumber('11', 0, 10, -1)).toBe(-1);
-    expect(wholeNumber(undefined, 1, 10, 1)).toBe(1);
-    expect(wholeNumber('1e3', 0, 10_000, 0)).toBe(1000);
+    expect(wholeNumber('3', 0, 10) ?? -1).toBe(3);
+    expect(wholeNumber('', 0, 10) ?? -1).toBe(-1);
+    expect(wholeNumber('2.5', 0, 10) ?? -1).toBe(-1);
+    expect(wholeNumber('11', 0, 10) ?? -1).toBe(-1);
+    expect(wholeNumber(undefined, 1, 10) ?? 1).toBe(1);
+    expect(wholeNumber('1e3', 0, 10_000) ?? 0).toBe(1000);
   });
 
   it('offers the ranked regions, player boards, sorts and cup boards as choices', () => {

@@ -1,3 +1,4 @@
+import { renderLobbies } from './with-ids.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { command } from '../../commands/lobbies.ts';
 import { LocalRefusalError } from '../../src/api/errors.ts';
@@ -10,7 +11,6 @@ import {
   MODE_NAMES,
   modeName,
   regionName,
-  renderLobbies,
   sortLobbies,
 } from '../../src/render/lobbies.ts';
 import type { ReplyPayload } from '../../src/render/payload.ts';

@@ -1,3 +1,4 @@
+import { renderMapInfo, renderMapLeaderboard } from './with-ids.ts';
 import { describe, expect, it } from 'vitest';
 import { boardOptions, command, parseBoardArgs } from '../../commands/map.ts';
 import type { FeaturedMaps, MapInfo, MapLeaderboard } from '../../src/api/schemas/index.ts';
@@ -5,15 +6,10 @@ import { decodeComponentId } from '../../src/discord/component-id.ts';
 import { localizeCommand } from '../../src/discord/localize.ts';
 import { UserError } from '../../src/core/user-error.ts';
 import { text } from '../../src/render/common.ts';
-import {
-  boardValue,
-  formatLapTime,
-  renderFeaturedMaps,
-  renderMapInfo,
-  renderMapLeaderboard,
-  renderMapRank,
-} from '../../src/render/map.ts';
+
+import { boardValue, formatLapTime, renderFeaturedMaps, renderMapRank } from '../../src/render/map.ts';
 import { Colors, type ReplyPayload } from '../../src/render/payload.ts';
+
 import {
   HOSTILE,
   LONG,
@@ -146,7 +142,7 @@ describe('map leaderboard', () => {
     const ids = customIds(payload).map((id) => decodeComponentId(id));
     expect(ids[2]?.args).toEqual([mapName, 'time', '0', '2']);
     expect(buttonStates(payload)).toEqual([true, true, false]);
-    expect(parseBoardArgs(ids[2]?.args ?? [])).toEqual({ name: mapName, type: 'time', order: 0, page: 2 });
+    expect(parseBoardArgs(ids[2]!)).toEqual({ name: mapName, type: 'time', order: 0, page: 2 });
   });
 
   it('renders a sandbox score board with numbers, and the asked order in the ids', async () => {
@@ -314,9 +310,12 @@ describe('featured maps', () => {
   });
 });
 
+/** A map button's id with these arguments. */
+const boardId = (args: string[]) => ({ command: 'map', action: 'leaderboard', args, expiresAt: 0 });
+
 describe('/map command', () => {
   it('checks the board options again', () => {
-    expect(boardOptions({ type: null, order: null, page: null })).toEqual({
+    expect(boardOptions({})).toEqual({
       type: undefined,
       order: undefined,
       page: 1,
@@ -336,17 +335,17 @@ describe('/map command', () => {
   });
 
   it('refuses button arguments it did not write', () => {
-    expect(parseBoardArgs(['Map', '', '', '1'])).toEqual({
+    expect(parseBoardArgs(boardId(['Map', '', '', '1']))).toEqual({
       name: 'Map',
       type: undefined,
       order: undefined,
       page: 1,
     });
-    expect(parseBoardArgs([])).toBeUndefined();
-    expect(parseBoardArgs(['Map', 'laps', '', '1'])).toBeUndefined();
-    expect(parseBoardArgs(['Map', 'time', '2', '1'])).toBeUndefined();
-    expect(parseBoardArgs(['Map', 'time', '1', '0'])).toBeUndefined();
-    expect(parseBoardArgs(['Map', 'time', '1', 'x'])).toBeUndefined();
+    expect(parseBoardArgs(boardId([]))).toBeUndefined();
+    expect(parseBoardArgs(boardId(['Map', 'laps', '', '1']))).toBeUndefined();
+    expect(parseBoardArgs(boardId(['Map', 'time', '2', '1']))).toBeUndefined();
+    expect(parseBoardArgs(boardId(['Map', 'time', '1', '0']))).toBeUndefined();
+    expect(parseBoardArgs(boardId(['Map', 'time', '1', 'x']))).toBeUndefined();
   });
 
   it('offers its eight choices (board type and order) in the localized definition', () => {

@@ -1,10 +1,12 @@
+import { renderMarketSkin } from './with-ids.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listingsArgs, skinChoices } from '../../commands/market.ts';
 import type { MarketSkin } from '../../src/api/schemas/index.ts';
 import { NameIndex } from '../../src/discord/names.ts';
 import { UserError } from '../../src/core/user-error.ts';
-import { CHART_FILE, renderMarketSkin, utcDay } from '../../src/render/market.ts';
+import { CHART_FILE, utcDay } from '../../src/render/market.ts';
 import { checkAutocompleteChoices } from '../../src/render/text.ts';
+
 import { HOSTILE, buttons, expectSafe, fieldsOf, translators, useSandboxApi } from '../support/render.ts';
 
 const { en, fr } = translators;
@@ -54,7 +56,7 @@ describe('market skin', () => {
     expect(next?.disabled).toBe(false);
     const nextId = next?.id;
     expect(nextId).toMatchObject({ command: 'market', action: 'listings', args: [String(index), '30', '2'] });
-    expect(listingsArgs(nextId?.args ?? [])).toEqual({ skinIndex: index, days: 30, page: 2 });
+    expect(listingsArgs(nextId!)).toEqual({ skinIndex: index, days: 30, page: 2 });
   });
 
   it('numbers the listings of a later page on from the earlier ones, and ends paging on the last', async () => {
@@ -155,9 +157,12 @@ describe('market skin', () => {
   });
 });
 
+/** A market button's id with these arguments. */
+const listingsId = (args: string[]) => ({ command: 'market', action: 'listings', args, expiresAt: 0 });
+
 describe('market buttons and autocomplete', () => {
   it('reads the listings arguments back and refuses any others', () => {
-    expect(listingsArgs(['12', '30', '3'])).toEqual({ skinIndex: 12, days: 30, page: 3 });
+    expect(listingsArgs(listingsId(['12', '30', '3']))).toEqual({ skinIndex: 12, days: 30, page: 3 });
     for (const args of [
       [],
       ['12', '30'],
@@ -168,7 +173,7 @@ describe('market buttons and autocomplete', () => {
       ['x', '30', '1'],
       ['1', '30', '1', '2'],
     ]) {
-      expect(() => listingsArgs(args)).toThrow(UserError);
+      expect(() => listingsArgs(listingsId(args))).toThrow(UserError);
     }
   });
 

@@ -1,9 +1,11 @@
+import { renderModList } from './with-ids.ts';
 import { describe, expect, it } from 'vitest';
 import { pageArg } from '../../commands/mods.ts';
 import type { Mod, ModsPage } from '../../src/api/schemas/index.ts';
 import { UserError } from '../../src/core/user-error.ts';
-import { renderModInfo, renderModList } from '../../src/render/mods.ts';
+import { renderModInfo } from '../../src/render/mods.ts';
 import { Colors } from '../../src/render/payload.ts';
+
 import { HOSTILE, buttons, expectSafe, translators, useSandboxApi } from '../support/render.ts';
 
 const { en, de } = translators;
@@ -30,7 +32,7 @@ describe('mods list', () => {
     expect(next?.disabled).toBe(false);
     const nextId = next?.id;
     expect(nextId).toMatchObject({ command: 'mods', action: 'list', args: ['2'] });
-    expect(pageArg(nextId?.args ?? [])).toBe(2);
+    expect(pageArg(nextId!)).toBe(2);
   });
 
   it('numbers a later page from where the previous one stopped, in another locale too', async () => {
@@ -136,8 +138,8 @@ describe('mod info', () => {
 describe('mods buttons', () => {
   it('refuses page arguments the command never makes', () => {
     for (const args of [[], ['0'], ['x'], ['1.5'], ['1001']]) {
-      expect(() => pageArg(args)).toThrow(UserError);
+      expect(() => pageArg({ command: 'mods', action: 'list', args, expiresAt: 0 })).toThrow(UserError);
     }
-    expect(pageArg(['7'])).toBe(7);
+    expect(pageArg({ command: 'mods', action: 'list', args: ['7'], expiresAt: 0 })).toBe(7);
   });
 });

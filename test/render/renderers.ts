@@ -1,3 +1,22 @@
+import {
+  renderClanBoard,
+  renderClanMembers,
+  renderClanProfile,
+  renderCupBoard,
+  renderKpdCalls,
+  renderListings,
+  renderLobbies,
+  renderMapInfo,
+  renderMapLeaderboard,
+  renderMarketSkin,
+  renderMatches,
+  renderModList,
+  renderPlayerBoard,
+  renderPosts,
+  renderProfile,
+  renderRaidBoard,
+  renderRankedLeaderboard,
+} from './with-ids.ts';
 import type { KpdCall, Lobby, PlayerProfile } from '../../src/api/schemas/index.ts';
 import { UserError } from '../../src/core/user-error.ts';
 import type { Translator } from '../../src/i18n/index.ts';
@@ -7,37 +26,25 @@ import {
   renderTurfDaily,
   renderTurfOwnerChange,
 } from '../../src/render/announcements.ts';
-import { renderClanMembers, renderClanProfile } from '../../src/render/clan.ts';
+
 import { renderError } from '../../src/render/errors.ts';
+
 import {
   renderKpdCallChanged,
-  renderKpdCalls,
   renderKpdLinked,
   renderKpdNewCall,
   renderKpdUnlinked,
 } from '../../src/render/kpd.ts';
-import {
-  renderClanBoard,
-  renderCupBoard,
-  renderPlayerBoard,
-  renderRaidBoard,
-  renderRankedLeaderboard,
-} from '../../src/render/leaderboard.ts';
 import {
   renderLinkNotFound,
   renderLinkStarted,
   renderLinkVerified,
   renderUnlinked,
 } from '../../src/render/link.ts';
-import { renderLobbies } from '../../src/render/lobbies.ts';
-import {
-  renderFeaturedMaps,
-  renderMapInfo,
-  renderMapLeaderboard,
-  renderMapRank,
-} from '../../src/render/map.ts';
-import { renderMarketSkin } from '../../src/render/market.ts';
+
+import { renderFeaturedMaps, renderMapRank } from '../../src/render/map.ts';
 import { renderMatch } from '../../src/render/match.ts';
+
 import {
   renderMarketHistory,
   renderMatchHistory,
@@ -47,22 +54,19 @@ import {
   renderTrades,
   renderWallet,
 } from '../../src/render/me.ts';
-import { renderModInfo, renderModList } from '../../src/render/mods.ts';
+
+import { renderModInfo } from '../../src/render/mods.ts';
 import type { ReplyPayload } from '../../src/render/payload.ts';
-import {
-  renderInventory,
-  renderListings,
-  renderMatches,
-  renderPosts,
-  renderProfile,
-} from '../../src/render/player.ts';
+import { renderInventory } from '../../src/render/player.ts';
 import {
   renderSubscribed,
   renderSubscriptionList,
   renderUnsubscribed,
   type SubscriptionView,
 } from '../../src/render/subscriptions.ts';
+
 import { text } from '../../src/render/common.ts';
+
 import { renderTurfClan, renderTurfPlayer, renderTurfStatus } from '../../src/render/turf.ts';
 
 /**

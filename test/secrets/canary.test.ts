@@ -2,6 +2,8 @@ import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLinks } from '../../src/link/accounts.ts';
 import { startAnnouncements } from '../../src/announcements/index.ts';
+import { ANNOUNCEMENT_KINDS } from '../../src/announcements/kinds/index.ts';
+import { kpdSource } from '../../src/kpd/feed.ts';
 import { SubscriptionRepository } from '../../src/announcements/repositories.ts';
 import { KPD_KEYS_NAMESPACE } from '../../src/kpd/keys.ts';
 import type { KpdCall as WorldCall } from '../../src/dev/sandbox/index.ts';
@@ -160,6 +162,8 @@ describe('the canary', () => {
         client,
         services,
         config: services.config,
+        kinds: ANNOUNCEMENT_KINDS,
+        sources: [kpdSource(services)],
         options: { autoStart: false, delivery: { backoffMs: 5, claimTtlMs: 200 } },
       });
       const subscribed = await keep(

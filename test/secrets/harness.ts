@@ -8,8 +8,7 @@ import {
   type APIApplicationCommandInteractionDataOption,
 } from 'discord.js';
 import { pino } from 'pino';
-import { startBot, type Bot } from '../../src/bot.ts';
-import { loadConfig } from '../../src/config/index.ts';
+import type { Bot } from '../../src/bot.ts';
 import { createLogger } from '../../src/log/index.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import {
@@ -19,6 +18,7 @@ import {
   type MessageRecord,
   type PendingInteraction,
 } from '../../src/dev/standin/index.ts';
+import { startTestBot } from '../support/stack.ts';
 
 /**
  * The real bot (`startBot`) against the game sandbox and the Discord stand-in, with a sqlite store in
@@ -104,21 +104,16 @@ export async function startHarness(
   const otherGuild = standin.addGuild({ name: 'Elsewhere' });
   standin.addChannel(otherGuild.id, { name: 'general' });
 
-  const config = loadConfig({
-    DISCORD_TOKEN: discordToken,
-    DISCORD_API_URL: standin.restUrl,
-    GAME_API_URL: sandbox.urls.base,
-    GAME_LEGACY_URL: sandbox.urls.legacy,
-    GAME_MATCHMAKER_URL: sandbox.urls.matchmaker,
-    GAME_API_KEY: sandbox.keys.default,
-    STORE_URL: `sqlite://${join(storeDir, 'bot.sqlite')}`,
-    ...(secretKey ? { SECRET_KEY: secretKey.toString('base64') } : {}),
-    LOG_LEVEL: 'trace',
-  });
   let bot: Bot;
   try {
-    bot = await startBot({ config, token: discordToken, logger });
-    await bot.ready;
+    bot = await startTestBot(sandbox, standin, {
+      env: {
+        STORE_URL: `sqlite://${join(storeDir, 'bot.sqlite')}`,
+        ...(secretKey ? { SECRET_KEY: secretKey.toString('base64') } : {}),
+        LOG_LEVEL: 'trace',
+      },
+      logger,
+    });
   } catch (error) {
     await Promise.all([standin.close(), sandbox.close()]);
     rmSync(storeDir, { recursive: true, force: true });

@@ -3,10 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KeyvPostgres } from '@keyv/postgres';
-import { configureLog } from '../../src/log/index.ts';
+import { configureLog, logFor } from '../../src/log/index.ts';
 import { createPostgresBackend } from '../../src/store/backends.ts';
 import {
   createStore,
@@ -35,6 +34,20 @@ function reachable(port: number): Promise<boolean> {
     socket.once('timeout', () => done(false));
     socket.once('error', () => done(false));
   });
+}
+
+/**
+ * TTLs in these tests are either far longer than any test (`LONG`: the entry is live) or as short as
+ * possible (`SHORT`: it expires at once), and a test waits for an entry to be gone rather than for a
+ * duration: a slow machine cannot make either go wrong. Redis expires keys itself, in its own time, so
+ * a manual clock cannot drive every backend.
+ */
+const SHORT = 1;
+const LONG = 60 * 60_000;
+
+/** Waits until `key` (given a `SHORT` TTL) has expired; bounded by 10 s of polling. */
+async function expired(namespace: Namespace, key: string): Promise<void> {
+  await expect.poll(() => namespace.has(key), { timeout: 10_000, interval: 5 }).toBe(false);
 }
 
 async function collect<T>(namespace: Namespace<T>): Promise<Map<string, T>> {
@@ -134,9 +147,9 @@ function contract(backend: Backend): void {
       const expected = new Map<string, number>();
       for (let i = 0; i < 230; i += 1) expected.set(`guild:${i}:channel_%${i}`, i);
       await Promise.all([...expected].map(([key, value]) => values.set(key, value)));
-      await values.set('expiring', -1, 1);
+      await values.set('expiring', -1, SHORT);
       await ns('listing-other').set('elsewhere', 1);
-      await sleep(20);
+      await expired(values, 'expiring');
       expect(await collect(values)).toEqual(expected);
     });
 
@@ -154,11 +167,12 @@ function contract(backend: Backend): void {
 
     it('expires entries after their TTL', async () => {
       const values = ns('ttl');
-      await values.set('short', 'gone soon', 30);
-      await values.set('long', 'stays', 60_000);
+      await values.set('short', 'gone soon', SHORT);
+      await values.set('long', 'stays', LONG);
       await values.set('forever', 'stays');
-      expect(await values.get('short')).toBe('gone soon');
-      await sleep(80);
+      expect(await values.get('long')).toBe('stays');
+      expect(await values.has('long')).toBe(true);
+      await expired(values, 'short');
       expect(await values.get('short')).toBeUndefined();
       expect(await values.has('short')).toBe(false);
       expect(await values.get('long')).toBe('stays');
@@ -172,9 +186,11 @@ function contract(backend: Backend): void {
 
     it('drops the TTL when an entry is set again without one', async () => {
       const values = ns('ttl-reset');
-      await values.set('k', 1, 30);
+      await values.set('k', 1, SHORT);
       await values.set('k', 2);
-      await sleep(80);
+      // Set after k's first TTL began, so once it has expired that TTL has passed too.
+      await values.set('marker', 0, SHORT);
+      await expired(values, 'marker');
       expect(await values.get('k')).toBe(2);
     });
 
@@ -192,13 +208,15 @@ function contract(backend: Backend): void {
 
     it('adds over an expired entry, and add honours its own TTL', async () => {
       const values = ns('add-ttl');
-      expect(await values.add('lease', 'owner-1', 30)).toBe(true);
-      expect(await values.add('lease', 'owner-2', 30)).toBe(false);
-      await sleep(80);
-      expect(await values.add('lease', 'owner-3', 60_000)).toBe(true);
-      expect(await values.get('lease')).toBe('owner-3');
-      await values.set('plain', 'x', 30);
-      await sleep(80);
+      expect(await values.add('lease', 'owner-1', LONG)).toBe(true);
+      expect(await values.add('lease', 'owner-2', LONG)).toBe(false);
+      expect(await values.get('lease')).toBe('owner-1');
+      expect(await values.add('short-lease', 'owner-1', SHORT)).toBe(true);
+      await expired(values, 'short-lease');
+      expect(await values.add('short-lease', 'owner-3', LONG)).toBe(true);
+      expect(await values.get('short-lease')).toBe('owner-3');
+      await values.set('plain', 'x', SHORT);
+      await expired(values, 'plain');
       expect(await values.add('plain', 'y')).toBe(true);
       expect(await values.get('plain')).toBe('y');
     });
@@ -207,8 +225,8 @@ function contract(backend: Backend): void {
       const values = ns('add-race');
       for (const key of ['fresh', 'expired']) {
         if (key === 'expired') {
-          await values.set(key, 'old', 20);
-          await sleep(60);
+          await values.set(key, 'old', SHORT);
+          await expired(values, key);
         }
         const results = await Promise.all(
           Array.from({ length: 20 }, (_, i) => values.add(key, `caller-${i}`, 60_000)),
@@ -220,10 +238,11 @@ function contract(backend: Backend): void {
 
     it('purges expired entries', async () => {
       const values = ns('purge');
-      await values.set('old-1', 1, 10);
-      await values.set('old-2', 2, 10);
+      await values.set('old-1', 1, SHORT);
+      await values.set('old-2', 2, SHORT);
       await values.set('kept', 3);
-      await sleep(50);
+      await expired(values, 'old-1');
+      await expired(values, 'old-2');
       // Reading an expired entry must not delete it: a delete after the read could remove an entry that
       // another process has added in its place. Purging removes it instead.
       expect(await values.get('old-1')).toBeUndefined();
@@ -367,8 +386,10 @@ describe.runIf(postgresUp)('postgres connection pool', () => {
     const url = `${POSTGRES_URL}?application_name=${application}`;
     const backend = await createPostgresBackend(url, 5_000);
     const query = (backend.keyv.store as KeyvPostgres).query;
-    // The lost connections are logged as warnings, expected here.
+    // The lost connections are logged as warnings, expected here: counted, not printed.
     configureLog('error');
+    const warned = vi.spyOn(logFor('store'), 'warn');
+    const lost = () => warned.mock.calls.filter((call) => call[1] === 'postgres idle connection lost').length;
     try {
       // Several queries at once leave several idle connections in the pool.
       await Promise.all(Array.from({ length: 4 }, () => query('SELECT pg_sleep(0.05)')));
@@ -377,10 +398,12 @@ describe.runIf(postgresUp)('postgres connection pool', () => {
         [application],
       );
       expect(killed.length).toBeGreaterThan(0);
-      await sleep(100);
+      // Once the pool has seen each idle connection die (it logs each), it must open new ones.
+      await expect.poll(lost, { timeout: 10_000, interval: 10 }).toBe(killed.length);
       const rows = await query('SELECT 1 AS one');
       expect(rows).toEqual([{ one: 1 }]);
     } finally {
+      warned.mockRestore();
       configureLog('info');
       await backend.close();
     }

@@ -54,6 +54,24 @@ export class ManualClock implements Clock {
   get sleepers(): number {
     return this.#sleepers.length;
   }
+
+  /** When the earliest sleeper wakes (clock time), if any sleeps. */
+  get nextWake(): number | undefined {
+    return this.#sleepers.length === 0 ? undefined : Math.min(...this.#sleepers.map((s) => s.at));
+  }
+
+  /**
+   * Resolves once at least `count` sleepers wait on this clock: for code that reaches its wait only after
+   * real I/O (a reply from a local server). Polls, bounded by `timeoutMs` of real time.
+   */
+  async whenSleeping(count = 1, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.#sleepers.length < count) {
+      if (Date.now() > deadline)
+        throw new Error(`no ${count} sleeper(s) on the manual clock in ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
 }
 
 export async function flush(): Promise<void> {

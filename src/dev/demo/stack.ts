@@ -15,7 +15,7 @@ import {
   type DiscordStandinOptions,
   type PendingInteraction,
 } from '../standin/index.ts';
-import { createStore, type Store } from '../../store/index.ts';
+import { createStore, type Store, type StoreOptions } from '../../store/index.ts';
 
 /**
  * The whole bot, offline: the game API sandbox, the local Discord stand-in, and the real bot (the real
@@ -25,6 +25,8 @@ export interface StackOptions {
   readonly sandbox?: SandboxOptions;
   readonly discord?: DiscordStandinOptions;
   readonly storeUrl?: string;
+  /** Tuning of that store (tests shorten its health probe). */
+  readonly storeOptions?: StoreOptions;
   readonly logger?: Logger;
   /** Extra environment for the bot's configuration (e.g. SECRET_KEY). */
   readonly env?: Readonly<Record<string, string>>;
@@ -92,7 +94,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   let store: Store | undefined;
   try {
     discord = await startDiscordStandin(options.discord);
-    store = await createStore(options.storeUrl ?? 'memory://');
+    store = await createStore(options.storeUrl ?? 'memory://', options.storeOptions);
     return await assemble(options, sandbox, discord, store);
   } catch (error) {
     await store?.close();

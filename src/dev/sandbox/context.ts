@@ -1,7 +1,7 @@
 import type { EventStore } from './events.ts';
 import type { WorldIndex } from './lookup.ts';
 import type { TurfModel } from './turf.ts';
-import type { CommunityMap, World } from './world.ts';
+import type { CommunityMap, World } from './world/types.ts';
 
 export interface Latencies {
   readonly marketSkinColdMs: number;

@@ -1,6 +1,7 @@
 import { Rng, hashSeed } from './prng.ts';
 import { DAY_MS } from './time.ts';
-import { makeEvent, type ApiEvent, type ApiEventType, type CommunityMap } from './world.ts';
+import { makeEvent } from './world/events.ts';
+import type { ApiEvent, ApiEventType, CommunityMap } from './world/types.ts';
 
 export const EVENT_RETENTION_MS = 30 * DAY_MS;
 

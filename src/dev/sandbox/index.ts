@@ -7,7 +7,7 @@ export type { SandboxKeys } from './keys.ts';
 export type { Role, TokenClaims } from './jwt.ts';
 export type { WindowRule } from './rate-limit.ts';
 export type { Latencies } from './context.ts';
-export type * from './world.ts';
+export type * from './world/types.ts';
 export {
   CURRENT_SEASON,
   FIRST_MARKET_ID,
@@ -16,5 +16,5 @@ export {
   RAID_MAP_IDS,
   RANKED_REGIONS,
   TURF_MAP_IDS,
-} from './world.ts';
+} from './world/types.ts';
 export { TURF_EPOCH_MS, TURF_SEASON_DAYS } from './turf.ts';

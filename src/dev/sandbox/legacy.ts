@@ -1,7 +1,7 @@
 import { badRequest, intQuery, type Route } from './http.ts';
 import type { WorldIndex } from './lookup.ts';
 import type { FeaturedMaps } from './context.ts';
-import type { World } from './world.ts';
+import type { World } from './world/types.ts';
 
 const BROWSER_PAGE = 20;
 /** Browser tabs (`index`): 0 most voted, 1 newest, 2 featured. */

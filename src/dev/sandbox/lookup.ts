@@ -1,7 +1,7 @@
 import { RARITY_BASE_PRICE } from './names.ts';
+import { compareText } from './world/common.ts';
 import {
   PLACEMENT_MATCHES,
-  compareText,
   type Clan,
   type CommunityMap,
   type Listing,
@@ -11,7 +11,7 @@ import {
   type Post,
   type RankedRecord,
   type World,
-} from './world.ts';
+} from './world/types.ts';
 
 export interface InventoryItem {
   readonly skin_index: number;

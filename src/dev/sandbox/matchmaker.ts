@@ -1,5 +1,5 @@
 import { HttpError, type Route } from './http.ts';
-import { GAME_VERSION, type World } from './world.ts';
+import { GAME_VERSION, type World } from './world/types.ts';
 
 const ROUND_SECONDS = 240;
 

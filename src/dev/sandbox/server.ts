@@ -10,7 +10,7 @@ import { FeaturedMaps, type Latencies, type SandboxContext } from './context.ts'
 import { developerRoutes } from './developer.ts';
 import { EventStore } from './events.ts';
 import { FaultController, addExtraFields, breakFieldType, type Fault } from './faults.ts';
-import { gameRoutes } from './game.ts';
+import { gameRoutes } from './game/index.ts';
 import { HttpError, Router, type HostName, type Route, type RouteRequest } from './http.ts';
 import { toJson } from './json.ts';
 import { TokenSigner, type Role, type TokenClaims } from './jwt.ts';
@@ -19,10 +19,13 @@ import { legacyRoutes } from './legacy.ts';
 import { WorldIndex } from './lookup.ts';
 import { matchmakerRoutes } from './matchmaker.ts';
 import { FixedWindows, rateHeaders, retryAfterSec, type WindowRule, type WindowState } from './rate-limit.ts';
+import { rankedRoutes } from './ranked.ts';
 import { RequestLog } from './request-log.ts';
-import { rankedRoutes, tokenRoutes } from './token.ts';
+import { tokenRoutes } from './token.ts';
+import { staffRoutes } from './staff.ts';
 import { TurfModel } from './turf.ts';
-import { generateWorld, type ApiEvent, type ApiEventType, type World } from './world.ts';
+import { generateWorld } from './world/index.ts';
+import type { ApiEvent, ApiEventType, World } from './world/types.ts';
 
 export interface SandboxOptions {
   /** Seed of the world and of every random choice; default 1. */
@@ -158,7 +161,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     warmSkins: new Set(),
   };
   const routers: Record<HostName, Router> = {
-    base: new Router([...developerRoutes(ctx), ...gameRoutes(ctx), ...tokenRoutes(ctx)]),
+    base: new Router([...developerRoutes(ctx), ...gameRoutes(ctx), ...tokenRoutes(ctx), ...staffRoutes(ctx)]),
     legacy: new Router([...legacyRoutes(world, index, featured), ...rankedRoutes(ctx)]),
     matchmaker: new Router(matchmakerRoutes(world)),
   };

@@ -1,7 +1,8 @@
 import type { WorldIndex } from './lookup.ts';
 import { Rng, hashSeed } from './prng.ts';
 import { DAY_MS } from './time.ts';
-import { TURF_MAP_IDS, compareText, type World } from './world.ts';
+import { compareText } from './world/common.ts';
+import { TURF_MAP_IDS, type World } from './world/types.ts';
 
 /** Turf day 0 is this UTC date; a turf day is the number of whole UTC days since it. */
 export const TURF_EPOCH_MS = Date.UTC(2026, 2, 17);

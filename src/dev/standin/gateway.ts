@@ -1,8 +1,9 @@
+import { apiGuildCreate, apiMember, apiUser } from './api-shapes.ts';
 import type { IncomingMessage, Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { GatewayClose, GatewayOp, Intent } from './constants.ts';
-import { isRecord, type World } from './state.ts';
+import { isRecord, type DiscordState } from './state.ts';
 
 export const heartbeatIntervalMs = 41_250;
 const privilegedIntents = Intent.GuildMembers | Intent.GuildPresences | Intent.MessageContent;
@@ -26,7 +27,7 @@ interface Connection {
 }
 
 export interface GatewayOptions {
-  world: World;
+  world: DiscordState;
   token: string;
   shardCount: number;
   gatewayUrl(): string;
@@ -202,7 +203,7 @@ export class Gateway {
     const guilds = [...world.guilds.values()].filter((g) => this.#owns(session, g.id));
     this.#send(session, 'READY', {
       v: 10,
-      user: { ...world.apiUser(world.bot()), verified: true, mfa_enabled: false, email: null },
+      user: { ...apiUser(world.bot()), verified: true, mfa_enabled: false, email: null },
       guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
       session_id: session.id,
       session_type: 'normal',
@@ -219,7 +220,7 @@ export class Gateway {
       _trace: ['["standin-gateway",{"micros":0}]'],
     });
     if ((session.intents & Intent.Guilds) === 0) return;
-    for (const guild of guilds) this.#send(session, 'GUILD_CREATE', world.apiGuildCreate(guild));
+    for (const guild of guilds) this.#send(session, 'GUILD_CREATE', apiGuildCreate(world, guild));
   }
 
   #resume(connection: Connection, d: unknown): void {
@@ -269,7 +270,7 @@ export class Gateway {
       .slice(0, limit);
     this.#send(session, 'GUILD_MEMBERS_CHUNK', {
       guild_id: guild.id,
-      members: members.map((m) => world.apiMember(guild, m)),
+      members: members.map((m) => apiMember(world, guild, m)),
       chunk_index: 0,
       chunk_count: 1,
       ...(ids ? { not_found: ids.filter((id) => !guild.members.has(id)) } : {}),

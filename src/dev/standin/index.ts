@@ -1,5 +1,5 @@
 export { startDiscordStandin, defaultStandinToken, defaultApplicationId } from './server.ts';
-export { commandNamePattern } from './commands.ts';
+export { commandNamePattern } from './command-checks.ts';
 export type {
   AttachmentRecord,
   AutocompleteOptions,

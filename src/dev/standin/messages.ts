@@ -1,3 +1,4 @@
+import { apiMessage } from './api-shapes.ts';
 import type {
   APIAllowedMentions,
   APIEmbed,
@@ -9,7 +10,7 @@ import { Intent } from './constants.ts';
 import { RestError, invalidForm } from './errors.ts';
 import type { Gateway } from './gateway.ts';
 import { nextSnowflake } from './snowflake.ts';
-import type { World } from './state.ts';
+import type { DiscordState } from './state.ts';
 import type { AttachmentRecord, MessageKind, MessageRecord } from './types.ts';
 import { MessageFlag, assertNotEmpty, type MessageBody } from './validate.ts';
 
@@ -31,7 +32,7 @@ const settableFlags =
   MessageFlag.SuppressEmbeds | MessageFlag.SuppressNotifications | MessageFlag.IsComponentsV2;
 
 function uploaded(
-  world: World,
+  world: DiscordState,
   channelId: string,
   body: MessageBody,
   files: readonly UploadedFile[],
@@ -53,7 +54,7 @@ function uploaded(
   });
 }
 
-export function createMessage(world: World, m: NewMessage): MessageRecord {
+export function createMessage(world: DiscordState, m: NewMessage): MessageRecord {
   const attachments = uploaded(world, m.channelId, m.body, m.files);
   if (attachments.length > 10) {
     throw invalidForm([
@@ -94,7 +95,7 @@ export function createMessage(world: World, m: NewMessage): MessageRecord {
 
 /** A deferred reply's placeholder: "Bot is thinking…", flagged loading until edited. */
 export function createLoadingMessage(
-  world: World,
+  world: DiscordState,
   m: { channelId: string; guildId: string | null; interactionId: string; ephemeral: boolean },
 ): MessageRecord {
   const record: MessageRecord = {
@@ -123,7 +124,7 @@ export function createLoadingMessage(
 
 /** Applies an edit: only the fields present change; `attachments` lists the ones to keep. */
 export function editMessage(
-  world: World,
+  world: DiscordState,
   record: MessageRecord,
   body: MessageBody,
   files: readonly UploadedFile[],
@@ -174,7 +175,7 @@ export function snapshot(record: MessageRecord): MessageRecord {
 
 /** MESSAGE_CREATE/UPDATE/DELETE for clients with the message intents; ephemeral messages are nobody else's business. */
 export function announceMessage(
-  world: World,
+  world: DiscordState,
   gateway: Gateway,
   event: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE' | 'MESSAGE_DELETE',
   record: MessageRecord,
@@ -185,6 +186,6 @@ export function announceMessage(
   const d =
     event === 'MESSAGE_DELETE'
       ? { id: record.id, channel_id: record.channelId, ...guild }
-      : { ...world.apiMessage(record), ...guild };
+      : { ...apiMessage(world, record), ...guild };
   gateway.dispatch(record.guildId, event, d, intent);
 }

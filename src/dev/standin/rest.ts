@@ -1,11 +1,12 @@
+import { apiChannel, apiGuild, apiMember, apiMessage, apiRole, apiUser } from './api-shapes.ts';
 import { PermissionFlagsBits } from 'discord.js';
 import type { RequestBody } from './body.ts';
 import type { CommandStore } from './commands.ts';
 import { RestError, invalidForm } from './errors.ts';
 import type { Gateway } from './gateway.ts';
-import type { InteractionHub } from './interactions.ts';
+import type { InteractionHub } from './interactions/index.ts';
 import { announceMessage, createMessage, editMessage } from './messages.ts';
-import type { ChannelState, World } from './state.ts';
+import type { ChannelState, DiscordState } from './state.ts';
 import { MessageFlag, parseMessageBody } from './validate.ts';
 
 export interface Reply {
@@ -28,7 +29,7 @@ export interface Route {
 }
 
 export interface RestDeps {
-  world: World;
+  world: DiscordState;
   commands: CommandStore;
   hub: InteractionHub;
   gateway: Gateway;
@@ -106,7 +107,7 @@ export function buildRoutes(deps: RestDeps): Route[] {
 
   route('GET', '/users/@me', true, () =>
     ok({
-      ...world.apiUser(world.bot()),
+      ...apiUser(world.bot()),
       verified: true,
       mfa_enabled: false,
       email: null,
@@ -139,12 +140,12 @@ export function buildRoutes(deps: RestDeps): Route[] {
     const user = world.users.get(recipient);
     if (!user) throw new RestError(404, 10013);
     if (user.bot) throw new RestError(403, 50007);
-    return ok(world.apiChannel(world.dmChannelFor(user.id)));
+    return ok(apiChannel(world, world.dmChannelFor(user.id)));
   });
   route('GET', '/users/:user', true, (ctx) => {
     const user = world.users.get(param(ctx, 'user'));
     if (!user) throw new RestError(404, 10013);
-    return ok(world.apiUser(user));
+    return ok(apiUser(user));
   });
 
   const application = (): Reply => {
@@ -168,8 +169,8 @@ export function buildRoutes(deps: RestDeps): Route[] {
       is_discoverable: false,
       storefront_available: false,
       team: null,
-      owner: world.apiUser(owner),
-      bot: world.apiUser(world.bot()),
+      owner: apiUser(owner),
+      bot: apiUser(world.bot()),
       approximate_guild_count: world.guilds.size,
       approximate_user_install_count: 0,
       redirect_uris: [],
@@ -220,7 +221,7 @@ export function buildRoutes(deps: RestDeps): Route[] {
     return noContent;
   });
 
-  route('GET', '/channels/:channel', true, (ctx) => ok(world.apiChannel(visibleChannel(ctx))));
+  route('GET', '/channels/:channel', true, (ctx) => ok(apiChannel(world, visibleChannel(ctx))));
   route('GET', '/channels/:channel/messages', true, (ctx) => {
     const channel = visibleChannel(ctx);
     if (!has(botPerms(channel), PermissionFlagsBits.ReadMessageHistory)) return ok([]);
@@ -230,7 +231,7 @@ export function buildRoutes(deps: RestDeps): Route[] {
       .filter((m) => (m.flags & MessageFlag.Ephemeral) === 0)
       .reverse()
       .slice(0, limit);
-    return ok(list.map((m) => world.apiMessage(m)));
+    return ok(list.map((m) => apiMessage(world, m)));
   });
   route('POST', '/channels/:channel/messages', true, (ctx) => {
     failing(ctx);
@@ -265,7 +266,7 @@ export function buildRoutes(deps: RestDeps): Route[] {
       const seen = nonces.get(nonceKey);
       const earlier =
         seen && world.now() - seen.at < nonceWindowMs ? world.messages.get(seen.messageId) : undefined;
-      if (earlier) return ok(world.apiMessage(earlier));
+      if (earlier) return ok(apiMessage(world, earlier));
     }
     const message = createMessage(world, {
       channelId: channel.id,
@@ -277,12 +278,12 @@ export function buildRoutes(deps: RestDeps): Route[] {
     });
     if (nonceKey !== null) nonces.set(nonceKey, { messageId: message.id, at: world.now() });
     announceMessage(world, gateway, 'MESSAGE_CREATE', message);
-    return ok(world.apiMessage(message));
+    return ok(apiMessage(world, message));
   });
   route('GET', '/channels/:channel/messages/:message', true, (ctx) => {
     const channel = visibleChannel(ctx);
     if (!has(botPerms(channel), PermissionFlagsBits.ReadMessageHistory)) throw new RestError(403, 50001);
-    return ok(world.apiMessage(channelMessage(channel, param(ctx, 'message'))));
+    return ok(apiMessage(world, channelMessage(channel, param(ctx, 'message'))));
   });
   route('PATCH', '/channels/:channel/messages/:message', true, (ctx) => {
     failing(ctx);
@@ -291,7 +292,7 @@ export function buildRoutes(deps: RestDeps): Route[] {
     if (message.authorId !== world.identity.botUserId) throw new RestError(403, 50005);
     editMessage(world, message, parseMessageBody(ctx.body.json ?? {}), ctx.body.files);
     announceMessage(world, gateway, 'MESSAGE_UPDATE', message);
-    return ok(world.apiMessage(message));
+    return ok(apiMessage(world, message));
   });
   route('DELETE', '/channels/:channel/messages/:message', true, (ctx) => {
     const channel = visibleChannel(ctx);
@@ -311,19 +312,19 @@ export function buildRoutes(deps: RestDeps): Route[] {
       ctx.query.get('with_counts') === 'true'
         ? { approximate_member_count: guild.members.size, approximate_presence_count: 0 }
         : {};
-    return ok({ ...world.apiGuild(guild), ...counts });
+    return ok({ ...apiGuild(guild), ...counts });
   });
   route('GET', '/guilds/:guild/channels', true, (ctx) =>
-    ok([...guildOf(ctx).channels.values()].map((c) => world.apiChannel(c))),
+    ok([...guildOf(ctx).channels.values()].map((c) => apiChannel(world, c))),
   );
   route('GET', '/guilds/:guild/roles', true, (ctx) =>
-    ok([...guildOf(ctx).roles.values()].map((r) => world.apiRole(r))),
+    ok([...guildOf(ctx).roles.values()].map((r) => apiRole(r))),
   );
   route('GET', '/guilds/:guild/members/:user', true, (ctx) => {
     const guild = guildOf(ctx);
     const member = guild.members.get(param(ctx, 'user'));
     if (!member) throw new RestError(404, 10007);
-    return ok(world.apiMember(guild, member));
+    return ok(apiMember(world, guild, member));
   });
   return routes;
 }

@@ -1,3 +1,4 @@
+import { apiChannel, apiGuildCreate, apiRole } from './api-shapes.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseBody, readRaw } from './body.ts';
@@ -5,11 +6,11 @@ import { CommandStore } from './commands.ts';
 import { Intent } from './constants.ts';
 import { RestError, httpStatusText } from './errors.ts';
 import { Gateway } from './gateway.ts';
-import { InteractionHub } from './interactions.ts';
+import { InteractionHub } from './interactions/index.ts';
 import { snapshot } from './messages.ts';
 import { GlobalRateLimit } from './rate-limit.ts';
 import { buildRoutes, redactPath, type Reply } from './rest.ts';
-import { World } from './state.ts';
+import { DiscordState } from './state.ts';
 import type { DiscordStandin, DiscordStandinOptions, RequestMatch, RequestRecord } from './types.ts';
 
 /** The token the stand-in accepts unless told otherwise: fake, and shaped like a real one. */
@@ -30,7 +31,7 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
   const latencyMs = Math.max(0, options.latencyMs ?? 0);
   let baseUrl = '';
   let gatewayUrl = '';
-  const world = new World({ applicationId, botUserId, baseUrl: () => baseUrl });
+  const world = new DiscordState({ applicationId, botUserId, baseUrl: () => baseUrl });
   const server = createServer();
   const gateway = new Gateway(server, { world, token, shardCount: 1, gatewayUrl: () => gatewayUrl });
   const commands = new CommandStore(applicationId);
@@ -231,7 +232,7 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
     botUserId,
     addGuild(g = {}) {
       const guild = world.addGuild(g);
-      gateway.dispatch(guild.id, 'GUILD_CREATE', world.apiGuildCreate(guild), Intent.Guilds);
+      gateway.dispatch(guild.id, 'GUILD_CREATE', apiGuildCreate(world, guild), Intent.Guilds);
       return {
         id: guild.id,
         name: guild.name,
@@ -241,7 +242,7 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
     },
     addChannel(guildId, c = {}) {
       const channel = world.addChannel(guildId, c);
-      gateway.dispatch(guildId, 'CHANNEL_CREATE', world.apiChannel(channel), Intent.Guilds);
+      gateway.dispatch(guildId, 'CHANNEL_CREATE', apiChannel(world, channel), Intent.Guilds);
       return { id: channel.id, guildId: channel.guildId, name: channel.name, type: channel.type };
     },
     addRole(guildId, r = {}) {
@@ -249,14 +250,14 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
       gateway.dispatch(
         guildId,
         'GUILD_ROLE_CREATE',
-        { guild_id: guildId, role: world.apiRole(role) },
+        { guild_id: guildId, role: apiRole(role) },
         Intent.Guilds,
       );
       return { id: role.id, guildId, name: role.name, permissions: role.permissions };
     },
     setBotPermissions(guildId, channelId, perms) {
       const channel = world.setBotPermissions(guildId, channelId, perms);
-      gateway.dispatch(guildId, 'CHANNEL_UPDATE', world.apiChannel(channel), Intent.Guilds);
+      gateway.dispatch(guildId, 'CHANNEL_UPDATE', apiChannel(world, channel), Intent.Guilds);
     },
     failChannel(channelId, error) {
       if (error) world.channelFailures.set(channelId, { ...error });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toJson } from '../../../src/dev/sandbox/json.ts';
 import { Rng, hashSeed, mulberry32 } from '../../../src/dev/sandbox/prng.ts';
-import { generateWorld } from '../../../src/dev/sandbox/world.ts';
+import { generateWorld } from '../../../src/dev/sandbox/world/index.ts';
 import { FIXED_NOW } from './support.ts';
 
 const world = generateWorld(1, FIXED_NOW);

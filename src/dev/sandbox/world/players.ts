@@ -122,7 +122,6 @@ export function makePlayerDrafts({ rng }: WorldContext, playerCount: number): Pl
 }
 
 export function makePlayers({ rng, daysAgo }: WorldContext, drafts: readonly PlayerDraft[]): Player[] {
-
   const players: Player[] = drafts.map((d) => {
     const games = d.name === NOTABLE.zeroGames ? 0 : rng.int(20, 4_000);
     const stats = makeStats(rng, games);

@@ -1,11 +1,6 @@
 import { MARKDOWN_CLAN, UNICODE_NAMES } from '../names.ts';
 import { NOTABLE, at } from './common.ts';
-import {
-  CURRENT_SEASON,
-  PLACEMENT_MATCHES,
-  type World,
-  type WorldSamples,
-} from './types.ts';
+import { CURRENT_SEASON, PLACEMENT_MATCHES, type World, type WorldSamples } from './types.ts';
 
 function firstWhere<T>(items: readonly T[], predicate: (item: T) => boolean, what: string): T {
   const found = items.find(predicate);

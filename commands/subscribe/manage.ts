@@ -8,12 +8,12 @@ import {
   type Guild,
   type GuildBasedChannel,
 } from 'discord.js';
-import type { AutocompleteChoice } from '../discord/command.ts';
-import { UserError } from '../core/user-error.ts';
-import type { Translator } from '../i18n/index.ts';
-import { kindLabel, type SubscriptionView } from '../render/subscriptions.ts';
-import { kindNamed } from './kinds.ts';
-import type { Subscription } from './model.ts';
+import type { AutocompleteChoice } from '../../src/discord/command.ts';
+import { UserError } from '../../src/core/user-error.ts';
+import type { Translator } from '../../src/i18n/index.ts';
+import { kindLabel, type SubscriptionView } from '../../src/render/subscriptions.ts';
+import type { Subscription } from '../../src/announcements/model.ts';
+import { subscribeKindNamed } from './kinds.ts';
 
 /**
  * What /subscribe, /subscriptions and /unsubscribe share: they exist in servers only, are offered to
@@ -80,7 +80,7 @@ export function subscriptionView(t: Translator, subscription: Subscription): Sub
     id: subscription.id,
     kind: subscription.kind,
     channelId: subscription.channelId,
-    details: kindNamed(subscription.kind)?.describe(t, subscription) ?? '',
+    details: subscribeKindNamed(subscription.kind)?.describe(t, subscription) ?? '',
     createdAt: subscription.createdAt,
     state: subscription.state,
   };

@@ -1,0 +1,30 @@
+import { ForbiddenError } from '../../src/api/errors.ts';
+import { kpdKind } from '../../src/announcements/kinds/kpd.ts';
+import { UserError } from '../../src/core/user-error.ts';
+import { keyStatusMessage, kpdKeys } from '../../src/kpd/keys.ts';
+import type { SubscribeKind } from './kind.ts';
+
+/** `/subscribe kpd channel`: refused while the guild has no working KPD key (checked with one call). */
+export const subscribeKpd: SubscribeKind = {
+  kind: kpdKind,
+  options: [],
+
+  async readOptions(ctx) {
+    const guildId = ctx.interaction.guildId;
+    if (!guildId) throw new UserError('kpd:errors.guildOnly');
+    const result = await kpdKeys(ctx.services).withKey(guildId, async (key) => {
+      try {
+        await ctx.load('kpdLatestCalls', {}, { apiKey: key.apiKey });
+      } catch (error) {
+        if (error instanceof ForbiddenError) throw new UserError('kpd:errors.keyRefused');
+        throw error;
+      }
+    });
+    if (result.status !== 'ok') throw new UserError(keyStatusMessage(result.status));
+    return { options: {} };
+  },
+
+  describe() {
+    return '';
+  },
+};

@@ -1,0 +1,29 @@
+import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
+import { stringOption } from '../../src/announcements/kinds/kind.ts';
+import { mapsKind } from '../../src/announcements/kinds/maps.ts';
+import { UserError } from '../../src/core/user-error.ts';
+import type { SubscribeKind } from './kind.ts';
+
+/** `/subscribe maps channel [role]`: the role is pinged by each featured map. */
+export const subscribeMaps: SubscribeKind = {
+  kind: mapsKind,
+  options: [{ type: ApplicationCommandOptionType.Role, name: 'role' }],
+
+  async readOptions(ctx, botPermissions) {
+    const role = ctx.interaction.options.getRole('role');
+    if (!role) return Promise.resolve({ options: {} });
+    if (role.id === ctx.interaction.guildId) throw new UserError('subscribe:errors.everyoneRole');
+    const notes =
+      role.mentionable || botPermissions.has(PermissionFlagsBits.MentionEveryone)
+        ? []
+        : [ctx.t.t('subscribe:notes.roleNotMentionable', { role: `<@&${role.id}>` })];
+    return Promise.resolve({ options: { roleId: role.id }, notes });
+  },
+
+  describe(t, subscription) {
+    const roleId = stringOption(subscription, 'roleId');
+    return roleId === undefined
+      ? t.t('subscriptions:details.noRole')
+      : t.t('subscriptions:details.role', { role: `<@&${roleId}>` });
+  },
+};
