@@ -1,6 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
 import type { AutocompleteChoice, Command, CommandContext, CommandSpec } from '../src/discord/command.ts';
+import { playerOption } from '../src/discord/options.ts';
 import type { SubArgs } from '../src/discord/args.ts';
 import { accountLinks } from '../src/link/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
@@ -75,16 +76,7 @@ const data = {
     {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'name',
-      options: [
-        {
-          type: ApplicationCommandOptionType.String,
-          name: 'player',
-          required: true,
-          min_length: 1,
-          max_length: 64,
-          autocomplete: true,
-        },
-      ],
+      options: [playerOption],
     },
     { type: ApplicationCommandOptionType.Subcommand, name: 'verify' },
   ],

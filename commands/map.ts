@@ -1,4 +1,4 @@
-import { nameOption, pageOption, parsePage } from '../src/discord/options.ts';
+import { nameOption, pageOption, parsePage, playerOption } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
 import type {
@@ -26,14 +26,7 @@ import {
 import type { MapInfo } from '../src/api/schemas/index.ts';
 
 const name = nameOption(true);
-const player = {
-  type: ApplicationCommandOptionType.String,
-  name: 'player',
-  required: true,
-  min_length: 1,
-  max_length: 64,
-  autocomplete: true,
-} as const;
+const player = playerOption;
 const type = {
   type: ApplicationCommandOptionType.String,
   name: 'type',

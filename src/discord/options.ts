@@ -39,3 +39,13 @@ export function nameOption(required: boolean, maxLength = 100) {
     autocomplete: true,
   } as const;
 }
+
+/** A required player name with autocomplete, as the game's 64-character limit allows (`/link`, `/map rank`). */
+export const playerOption = {
+  type: ApplicationCommandOptionType.String,
+  name: 'player',
+  required: true,
+  min_length: 1,
+  max_length: 64,
+  autocomplete: true,
+} as const;

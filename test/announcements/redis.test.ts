@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/net.ts';
+import { freePort } from '../../src/dev/net.ts';
 import type { CommunityMap } from '../../src/dev/sandbox/index.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import {

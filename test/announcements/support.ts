@@ -44,7 +44,7 @@ import {
 } from '../../src/dev/standin/index.ts';
 import { StoreError, createStore, type Namespace, type Store } from '../../src/store/index.ts';
 import { ManualClock } from '../support/clock.ts';
-import { freePort } from '../support/net.ts';
+import { freePort } from '../../src/dev/net.ts';
 
 /**
  * The announcement subsystem between the game API sandbox and the Discord stand-in, driven through the

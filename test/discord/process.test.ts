@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/net.ts';
+import { freePort } from '../../src/dev/net.ts';
 import { deployCommands } from '../../src/discord/deploy.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../support/net.ts';
+import { freePort } from '../../src/dev/net.ts';
 
 /**
  * A throw-away redis-server (Debian's, on 127.0.0.1 and a free port) that a test can pause (SIGSTOP: the

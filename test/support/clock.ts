@@ -36,6 +36,11 @@ export class ManualClock implements Clock {
     });
   }
 
+  /** Sets the time (either way) without waking anyone: for clocks that only answer `now()`. */
+  set(ms: number): void {
+    this.#now = ms;
+  }
+
   /** Moves time forward, waking sleepers in order, letting promise chains run between wake-ups. */
   async advance(ms: number): Promise<void> {
     const target = this.#now + ms;

@@ -6,7 +6,7 @@ import { stackEnvironment, startStack, type Stack, type StackOptions } from '../
 import type { Sandbox } from '../../src/dev/sandbox/index.ts';
 import type { DiscordStandin } from '../../src/dev/standin/index.ts';
 import { createLogger } from '../../src/log/index.ts';
-import { freePort } from './net.ts';
+import { freePort } from '../../src/dev/net.ts';
 
 export type { OptionValues, Stack } from '../../src/dev/demo/stack.ts';
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type ApiEvent, type Sandbox } from '../../../src/dev/sandbox/index.ts';
-import { FIXED_NOW, get, manualClock, rows, withKey } from './support.ts';
+import { FIXED_NOW, get, rows, withKey } from './support.ts';
+import { ManualClock } from '../../support/clock.ts';
 
 const DAY = 86_400_000;
-const clock = manualClock(FIXED_NOW);
+const clock = new ManualClock(FIXED_NOW);
 let sandbox: Sandbox;
 
 interface Page {
@@ -26,7 +27,7 @@ function retained(): ApiEvent[] {
 
 beforeAll(async () => {
   sandbox = await startSandbox({
-    now: clock.now,
+    now: () => clock.now(),
     rateLimit: { limit: 100_000, windowMs: 60_000 },
     eventsRateLimit: { limit: 100_000, windowMs: 60_000 },
   });
@@ -128,7 +129,7 @@ describe('events feed', () => {
   it('publishes events with growing ids and updates the featured maps', async () => {
     const before = (await poll('')).page.next;
     const map = sandbox.world.maps.find((m) => m.hidden === null && !m.featured)!;
-    clock.advance(5_000);
+    await clock.advance(5_000);
     const featured = sandbox.events.publish('map.featured', map.id);
     expect(featured.id).toBeGreaterThan(before);
     expect(featured).toMatchObject({
@@ -159,7 +160,7 @@ describe('events feed', () => {
 
   it('forgets events older than 30 days as the clock moves', async () => {
     const firstBefore = (await poll('')).page.events[0]!;
-    clock.advance(5 * DAY);
+    await clock.advance(5 * DAY);
     const { page } = await poll('');
     expect(page.events[0]!.id).toBeGreaterThan(firstBefore.id);
     for (const event of page.events)

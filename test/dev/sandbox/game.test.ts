@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TURF_EPOCH_MS, startSandbox, type Sandbox } from '../../../src/dev/sandbox/index.ts';
-import { FIXED_NOW, get, keysOf, manualClock, rows, type Reply } from './support.ts';
+import { FIXED_NOW, get, keysOf, rows, type Reply } from './support.ts';
+import { ManualClock } from '../../support/clock.ts';
 
 const DAY = 86_400_000;
-const clock = manualClock(FIXED_NOW);
+const clock = new ManualClock(FIXED_NOW);
 let sandbox: Sandbox;
 const enc = encodeURIComponent;
 
@@ -15,7 +16,7 @@ async function game(path: string): Promise<Reply['body']> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ now: clock.now });
+  sandbox = await startSandbox({ now: () => clock.now() });
 });
 afterAll(() => sandbox.close());
 
@@ -141,7 +142,7 @@ describe('game API on the base host', () => {
     const day = Math.floor(FIXED_NOW / DAY);
     clock.set((day % 2 === 1 ? day : day + 1) * DAY);
     expect(await game('/shop/wild-offer')).toEqual({ available: false, error: 'No offer available' });
-    clock.advance(DAY);
+    await clock.advance(DAY);
     expect(await game('/shop/wild-offer')).toMatchObject({ available: true });
     clock.set(FIXED_NOW);
   });

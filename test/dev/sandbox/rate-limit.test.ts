@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/dev/sandbox/index.ts';
-import { FIXED_NOW, get, manualClock, withKey } from './support.ts';
+import { FIXED_NOW, get, withKey } from './support.ts';
+import { ManualClock } from '../../support/clock.ts';
 
-const clock = manualClock(FIXED_NOW);
+const clock = new ManualClock(FIXED_NOW);
 let sandbox: Sandbox;
 
 beforeAll(async () => {
   sandbox = await startSandbox({
-    now: clock.now,
+    now: () => clock.now(),
     rateLimit: { limit: 5, windowMs: 60_000 },
     eventsRateLimit: { limit: 2, windowMs: 30_000 },
   });
@@ -33,7 +34,7 @@ describe('general per-key window', () => {
       const reply = await get(i === 3 ? `${sandbox.urls.base}/api/clan/Nope` : url, withKey(key));
       expect(reply.status).toBe(i === 3 ? 404 : 200);
       expect(headerNumbers(reply.headers)).toEqual({ limit: 5, remaining: 5 - i, reset: resetAt });
-      clock.advance(1_000);
+      await clock.advance(1_000);
     }
     const refused = await get(url, withKey(key));
     expect(refused.status).toBe(429);
@@ -76,7 +77,7 @@ describe('events window', () => {
     expect(headerNumbers(first.headers)).toMatchObject({ limit: 2, remaining: 1 });
     const second = await get(events, withKey(key));
     expect(headerNumbers(second.headers)).toMatchObject({ limit: 2, remaining: 0 });
-    clock.advance(10_000);
+    await clock.advance(10_000);
     const third = await get(events, withKey(key));
     expect(third.status).toBe(429);
     expect(third.body).toEqual({ data: null, error: 'Rate limit exceeded', retry_after: 20 });
@@ -86,7 +87,7 @@ describe('events window', () => {
     const other = await get(`${sandbox.urls.base}/api/clan/Vortex`, withKey(key));
     expect(headerNumbers(other.headers)).toMatchObject({ limit: 5, remaining: 2 });
 
-    clock.advance(20_000);
+    await clock.advance(20_000);
     expect((await get(events, withKey(key))).status).toBe(200);
   });
 

@@ -38,23 +38,5 @@ export function bearer(token: string): Record<string, string> {
   return { Authorization: `Bearer ${token}` };
 }
 
-/** A clock the test moves by hand. */
-export function manualClock(startMs: number): {
-  now: () => number;
-  advance: (ms: number) => void;
-  set: (ms: number) => void;
-} {
-  let current = startMs;
-  return {
-    now: () => current,
-    advance: (ms) => {
-      current += ms;
-    },
-    set: (ms) => {
-      current = ms;
-    },
-  };
-}
-
 /** 2026-05-20 12:00 UTC: turf day 64, the 9th day of turf season 2. */
 export const FIXED_NOW = Date.UTC(2026, 4, 20, 12, 0, 0);

@@ -1,14 +1,15 @@
 import { createSign, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/dev/sandbox/index.ts';
-import { FIXED_NOW, bearer, get, keysOf, manualClock, rows } from './support.ts';
+import { FIXED_NOW, bearer, get, keysOf, rows } from './support.ts';
+import { ManualClock } from '../../support/clock.ts';
 
-const clock = manualClock(FIXED_NOW);
+const clock = new ManualClock(FIXED_NOW);
 let sandbox: Sandbox;
 let token: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ now: clock.now });
+  sandbox = await startSandbox({ now: () => clock.now() });
   token = sandbox.issueToken({ playerName: sandbox.world.samples.player });
 });
 afterAll(() => sandbox.close());
@@ -82,7 +83,7 @@ describe('tokens', () => {
   it('expires tokens by the sandbox clock', async () => {
     const short = sandbox.issueToken({ playerName: sandbox.world.samples.player, expiresInSec: 60 });
     expect((await get(`${sandbox.urls.base}/player/wallet`, bearer(short))).status).toBe(200);
-    clock.advance(61_000);
+    await clock.advance(61_000);
     expect((await get(`${sandbox.urls.base}/player/wallet`, bearer(short))).status).toBe(401);
     clock.set(FIXED_NOW);
   });
