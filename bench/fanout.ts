@@ -16,7 +16,7 @@ import { createDiscordClient } from '../src/discord/client.ts';
 import type { Services } from '../src/services.ts';
 import { InteractionRouter } from '../src/discord/interactions.ts';
 import { localizeCommand } from '../src/discord/localize.ts';
-import { NameIndex } from '../src/discord/names.ts';
+import { NameIndex } from '../src/names/index.ts';
 import { startAnnouncements } from '../src/announcements/index.ts';
 import { ANNOUNCEMENT_KINDS } from '../src/announcements/kinds/index.ts';
 import { openRepositories } from '../src/announcements/repositories.ts';

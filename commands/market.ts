@@ -9,7 +9,7 @@ import type {
 } from '../src/discord/command.ts';
 import { defineComponents, type ComponentId } from '../src/discord/component-id.ts';
 import { parsePage, wholeNumber } from '../src/discord/options.ts';
-import type { NameIndex } from '../src/discord/names.ts';
+import type { NameIndex } from '../src/names/index.ts';
 import { UserError } from '../src/core/user-error.ts';
 import type { Translator } from '../src/i18n/index.ts';
 import { DEFAULT_DAYS, renderMarketSkin } from '../src/render/market.ts';

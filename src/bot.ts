@@ -13,7 +13,7 @@ import { startAnnouncements, type AnnouncementOptions, type Announcements } from
 import { ANNOUNCEMENT_KINDS } from './announcements/kinds/index.ts';
 import { kpdSource } from './kpd/feed.ts';
 import { reportKpdKeys } from './kpd/keys.ts';
-import { NameIndex } from './discord/names.ts';
+import { NameIndex } from './names/index.ts';
 import { Translations } from './i18n/index.ts';
 import { logFor } from './log/index.ts';
 import { createStore, type Store } from './store/index.ts';

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { TierClient } from './api/client.ts';
 import type { Config } from './config/index.ts';
 import type { Clock } from './core/clock.ts';
-import type { NameIndex } from './discord/names.ts';
+import type { NameIndex } from './names/index.ts';
 import type { Translations } from './i18n/index.ts';
 import type { Store } from './store/index.ts';
 

@@ -5,7 +5,7 @@ import {
   type CommandInteractionOptionResolver,
   type User,
 } from 'discord.js';
-import type { CommandSpec, OptionSpec } from './command.ts';
+import type { CommandSpec, OptionSpec } from './spec.ts';
 
 /**
  * A command's arguments, typed from its own definition (written `as const satisfies CommandSpec`): a

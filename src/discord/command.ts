@@ -1,13 +1,13 @@
 import type {
-  APIApplicationCommandOption,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
   AutocompleteInteraction,
   ButtonInteraction,
   ChatInputCommandInteraction,
   ModalSubmitInteraction,
-  RESTPostAPIChatInputApplicationCommandsJSONBody,
   StringSelectMenuInteraction,
 } from 'discord.js';
 import type { CallOptions, ResultOf, RouteName, Routes } from '../api/client.ts';
+import type { CommandSpec } from './spec.ts';
 import type { ParamsOf } from '../api/route.ts';
 import type { Translator } from '../i18n/index.ts';
 import type { ReplyPayload } from '../render/payload.ts';
@@ -66,28 +66,6 @@ export interface AutocompleteChoice {
   readonly value: string | number;
 }
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/**
- * An option as written in a command module: its canonical name, type and bounds. Descriptions and the
- * names of choices come from the locale files (see `localize.ts`), so they are not written here.
- */
-export type OptionSpec = DistributiveOmit<
-  APIApplicationCommandOption,
-  'description' | 'options' | 'choices'
-> & {
-  readonly options?: readonly OptionSpec[];
-  readonly choices?: ReadonlyArray<{ readonly value: string | number }>;
-};
-
-export interface CommandSpec extends Omit<
-  RESTPostAPIChatInputApplicationCommandsJSONBody,
-  'description' | 'options' | 'name'
-> {
-  readonly name: string;
-  readonly options?: readonly OptionSpec[];
-}
-
 /**
  * One top-level slash command: its definition and its handlers (a module in `commands/`). Written
  * `Command<typeof data>` with `data` declared `as const satisfies CommandSpec`, `execute` gets its
@@ -109,3 +87,5 @@ export interface Command<D extends CommandSpec = CommandSpec> {
 export interface LoadedCommand extends Command {
   readonly json: RESTPostAPIChatInputApplicationCommandsJSONBody;
 }
+
+export type { CommandSpec, OptionSpec } from './spec.ts';

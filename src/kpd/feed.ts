@@ -6,7 +6,7 @@ import { isUpstreamId, type Subscription } from '../announcements/model.ts';
 import type { Source, SourceDeps, SourceFactory, SourceRun } from '../announcements/sources.ts';
 import type { Services } from '../services.ts';
 import type { Namespace, Store } from '../store/index.ts';
-import { diffCalls, KPD_KEY_REASON, KPD_KIND, KPD_SOURCE } from './events.ts';
+import { diffCalls, KPD_KEY_REASON, KPD_KIND, KPD_SOURCE } from '../announcements/kinds/kpd-events.ts';
 import { kpdKeys, type KpdKeyRepository } from './keys.ts';
 
 /** Status and verdict of each call seen in the last poll of a guild. */

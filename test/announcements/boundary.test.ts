@@ -5,7 +5,7 @@ import { ANNOUNCEMENT_KINDS, KindRegistry } from '../../src/announcements/kinds/
 import { openRepositories } from '../../src/announcements/repositories.ts';
 import { TurfFeed, fromApiEvent } from '../../src/announcements/sources.ts';
 import type { Subscription } from '../../src/announcements/model.ts';
-import { diffCalls } from '../../src/kpd/events.ts';
+import { diffCalls } from '../../src/announcements/kinds/kpd-events.ts';
 import { createStore } from '../../src/store/index.ts';
 import { isTurfDay } from '../../src/turf/days.ts';
 import { ManualClock } from '../support/clock.ts';

@@ -23,7 +23,7 @@ import type { Command, LoadedCommand } from '../../src/discord/command.ts';
 import type { Services } from '../../src/services.ts';
 import { InteractionRouter } from '../../src/discord/interactions.ts';
 import { localizeCommand } from '../../src/discord/localize.ts';
-import { NameIndex } from '../../src/discord/names.ts';
+import { NameIndex } from '../../src/names/index.ts';
 import {
   startAnnouncements,
   type AnnouncementOptions,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { decodeComponentId, encodeComponentId } from '../../src/discord/component-id.ts';
-import { NameIndex } from '../../src/discord/names.ts';
+import { NameIndex } from '../../src/names/index.ts';
 import { Responder, type AnswerableInteraction } from '../../src/discord/responder.ts';
 import { pickLocale, Translations } from '../../src/i18n/index.ts';
 import { parseTime } from '../../src/core/time.ts';

@@ -5,7 +5,7 @@ import { startAnnouncements, type Announcements } from '../../src/announcements/
 import { ANNOUNCEMENT_KINDS } from '../../src/announcements/kinds/index.ts';
 import { kpdSource } from '../../src/kpd/feed.ts';
 import { SubscriptionRepository } from '../../src/announcements/repositories.ts';
-import { diffCalls, KPD_CALL_CHANGE, KPD_NEW_CALL } from '../../src/kpd/events.ts';
+import { diffCalls, KPD_CALL_CHANGE, KPD_NEW_CALL } from '../../src/announcements/kinds/kpd-events.ts';
 import type { KpdCall as WorldCall } from '../../src/dev/sandbox/index.ts';
 import type { MessageRecord } from '../../src/dev/standin/index.ts';
 import { MANAGE_GUILD, startHarness, type Harness } from '../secrets/harness.ts';

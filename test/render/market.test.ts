@@ -2,7 +2,7 @@ import { renderMarketSkin } from './with-ids.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listingsArgs, skinChoices } from '../../commands/market.ts';
 import type { MarketSkin } from '../../src/api/schemas/index.ts';
-import { NameIndex } from '../../src/discord/names.ts';
+import { NameIndex } from '../../src/names/index.ts';
 import { UserError } from '../../src/core/user-error.ts';
 import { CHART_FILE, utcDay } from '../../src/render/market.ts';
 import { checkAutocompleteChoices } from '../../src/render/text.ts';

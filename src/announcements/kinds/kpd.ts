@@ -1,4 +1,4 @@
-import { KPD_CALL_CHANGE, KPD_KIND, KPD_NEW_CALL, KPD_SOURCE, KpdEventDataSchema } from '../../kpd/events.ts';
+import { KPD_CALL_CHANGE, KPD_KIND, KPD_NEW_CALL, KPD_SOURCE, KpdEventDataSchema } from './kpd-events.ts';
 import { renderKpdCallChanged, renderKpdNewCall } from '../../render/kpd.ts';
 import type { AnnouncementKind } from './kind.ts';
 

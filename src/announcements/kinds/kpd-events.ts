@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { KpdCall } from '../api/schemas/index.ts';
-import { isSaneTime, isUpstreamId, type AnnouncementEvent } from '../announcements/model.ts';
-import { parseTime } from '../core/time.ts';
+import type { KpdCall } from '../../api/schemas/index.ts';
+import { isSaneTime, isUpstreamId, type AnnouncementEvent } from '../model.ts';
+import { parseTime } from '../../core/time.ts';
 
 /**
  * The events of the KPD feed (`feed.ts`) and what they carry, apart from the feed so that the
