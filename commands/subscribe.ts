@@ -15,13 +15,14 @@ import type { Subscription } from '../src/announcements/model.ts';
 import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscribed } from '../src/render/subscriptions.ts';
 import { SUBSCRIBE_KINDS, subscribeKindNamed } from './subscribe/kinds.ts';
+import { readOptionArgs } from '../src/discord/args.ts';
 
-const channel: OptionSpec = {
+const channel = {
   type: ApplicationCommandOptionType.Channel,
   name: 'channel',
   required: true,
   channel_types: [...ANNOUNCEMENT_CHANNEL_TYPES],
-};
+} as const satisfies OptionSpec;
 
 /**
  * `/subscribe <kind> channel [...]`: one subcommand per subscription kind (`subscribe/kinds.ts`). Subscribing
@@ -44,13 +45,17 @@ export const command: Command = {
   async execute(ctx) {
     const { interaction, services } = ctx;
     const guild = requireManager(interaction);
+    // The subcommands are the kinds handed in, so the kind is found by name; each reads its own options.
     const subcommand = subscribeKindNamed(interaction.options.getSubcommand());
     if (!subcommand) throw new UserError('common:errors.unknownCommand');
     const { kind } = subcommand;
     if (kind.needsApiKey && services.config.game.apiKey === undefined)
       throw new UserError('common:errors.noApiKey');
     await ctx.defer({ ephemeral: true });
-    const target = await announcementChannel(interaction, guild);
+    const target = await announcementChannel(
+      readOptionArgs(interaction.options, [channel]).channel.id,
+      guild,
+    );
     const permissions = await checkBotPermissions(ctx.t, guild, target);
     const { options, notes = [] } = await subcommand.readOptions(ctx, permissions);
 

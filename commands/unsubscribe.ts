@@ -1,5 +1,5 @@
 import { ApplicationCommandOptionType } from 'discord.js';
-import type { AutocompleteChoice, Command } from '../src/discord/command.ts';
+import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
 import { UserError } from '../src/core/user-error.ts';
 import {
   MANAGE_COMMAND_SCOPE,
@@ -12,26 +12,28 @@ import { text } from '../src/render/common.ts';
 import { renderUnsubscribed } from '../src/render/subscriptions.ts';
 
 /** `/unsubscribe id`: removes one of the server's subscriptions (never another server's). */
-export const command: Command = {
-  data: {
-    name: 'unsubscribe',
-    ...MANAGE_COMMAND_SCOPE,
-    options: [
-      {
-        type: ApplicationCommandOptionType.String,
-        name: 'id',
-        required: true,
-        min_length: 1,
-        max_length: 32,
-        autocomplete: true,
-      },
-    ],
-  },
+const data = {
+  name: 'unsubscribe',
+  ...MANAGE_COMMAND_SCOPE,
+  options: [
+    {
+      type: ApplicationCommandOptionType.String,
+      name: 'id',
+      required: true,
+      min_length: 1,
+      max_length: 32,
+      autocomplete: true,
+    },
+  ],
+} as const satisfies CommandSpec;
+
+export const command: Command<typeof data> = {
+  data,
 
   async execute(ctx) {
     const { interaction, services } = ctx;
     const guild = requireManager(interaction);
-    const id = interaction.options.getString('id', true).trim().toLowerCase();
+    const id = ctx.args.id.trim().toLowerCase();
     const repository = new SubscriptionRepository(services.store);
     const subscription = await repository.get(id);
     if (subscription?.guildId !== guild.id)

@@ -1,5 +1,6 @@
 import type { AnnouncementKind } from '../../src/announcements/kinds/kind.ts';
 import type { Subscription, SubscriptionOptions } from '../../src/announcements/model.ts';
+import { readOptionArgs, type OptionArgs } from '../../src/discord/args.ts';
 import type { CommandContext, OptionSpec } from '../../src/discord/command.ts';
 import type { Translator } from '../../src/i18n/index.ts';
 
@@ -20,10 +21,28 @@ export interface SubscribeKind {
   /** The subcommand's options after `channel` (canonical names; words in `subscribe.json`). */
   readonly options: readonly OptionSpec[];
   /** Reads and checks the subcommand's options; throws `UserError` to refuse. May call the game API. */
-  readOptions(
-    ctx: CommandContext,
-    botPermissions: Readonly<{ has(flag: bigint): boolean }>,
-  ): Promise<ReadOptionsResult>;
+  readOptions(ctx: CommandContext, botPermissions: BotPermissions): Promise<ReadOptionsResult>;
   /** Its options as one line of safe text for `/subscriptions` (empty when there are none). */
   describe(t: Translator, subscription: Subscription): string;
+}
+
+type BotPermissions = Readonly<{ has(flag: bigint): boolean }>;
+
+/**
+ * A kind's command half written against its own options: `read` receives them typed from `options`
+ * (declared `as const`), so renaming an option breaks its reader at compile time.
+ */
+export function defineSubscribeKind<const Os extends readonly OptionSpec[]>(half: {
+  readonly kind: AnnouncementKind;
+  readonly options: Os;
+  read(ctx: CommandContext, args: OptionArgs<Os>, botPermissions: BotPermissions): Promise<ReadOptionsResult>;
+  describe(t: Translator, subscription: Subscription): string;
+}): SubscribeKind {
+  return {
+    kind: half.kind,
+    options: half.options,
+    readOptions: (ctx, botPermissions) =>
+      half.read(ctx, readOptionArgs(ctx.interaction.options, half.options), botPermissions),
+    describe: (t, subscription) => half.describe(t, subscription),
+  };
 }

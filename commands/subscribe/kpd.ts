@@ -2,14 +2,14 @@ import { ForbiddenError } from '../../src/api/errors.ts';
 import { kpdKind } from '../../src/announcements/kinds/kpd.ts';
 import { UserError } from '../../src/core/user-error.ts';
 import { keyStatusMessage, kpdKeys } from '../../src/kpd/keys.ts';
-import type { SubscribeKind } from './kind.ts';
+import { defineSubscribeKind } from './kind.ts';
 
 /** `/subscribe kpd channel`: refused while the guild has no working KPD key (checked with one call). */
-export const subscribeKpd: SubscribeKind = {
+export const subscribeKpd = defineSubscribeKind({
   kind: kpdKind,
   options: [],
 
-  async readOptions(ctx) {
+  async read(ctx) {
     const guildId = ctx.interaction.guildId;
     if (!guildId) throw new UserError('kpd:errors.guildOnly');
     const result = await kpdKeys(ctx.services).withKey(guildId, async (key) => {
@@ -27,4 +27,4 @@ export const subscribeKpd: SubscribeKind = {
   describe() {
     return '';
   },
-};
+});

@@ -48,12 +48,8 @@ export function requireManager(interaction: ChatInputCommandInteraction): Guild 
   return interaction.guild;
 }
 
-/** The channel option as a channel of this server where announcements can go. */
-export async function announcementChannel(
-  interaction: ChatInputCommandInteraction,
-  guild: Guild,
-): Promise<GuildBasedChannel> {
-  const id = interaction.options.getChannel('channel', true).id;
+/** The chosen channel as a channel of this server where announcements can go. */
+export async function announcementChannel(id: string, guild: Guild): Promise<GuildBasedChannel> {
   const channel = guild.channels.cache.get(id) ?? (await guild.channels.fetch(id).catch(() => null));
   if (!channel || !(ANNOUNCEMENT_CHANNEL_TYPES as readonly ChannelType[]).includes(channel.type)) {
     throw new UserError('subscribe:errors.channelType');

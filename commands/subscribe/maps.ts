@@ -2,15 +2,14 @@ import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { stringOption } from '../../src/announcements/kinds/kind.ts';
 import { mapsKind } from '../../src/announcements/kinds/maps.ts';
 import { UserError } from '../../src/core/user-error.ts';
-import type { SubscribeKind } from './kind.ts';
+import { defineSubscribeKind } from './kind.ts';
 
 /** `/subscribe maps channel [role]`: the role is pinged by each featured map. */
-export const subscribeMaps: SubscribeKind = {
+export const subscribeMaps = defineSubscribeKind({
   kind: mapsKind,
   options: [{ type: ApplicationCommandOptionType.Role, name: 'role' }],
 
-  async readOptions(ctx, botPermissions) {
-    const role = ctx.interaction.options.getRole('role');
+  async read(ctx, { role }, botPermissions) {
     if (!role) return Promise.resolve({ options: {} });
     if (role.id === ctx.interaction.guildId) throw new UserError('subscribe:errors.everyoneRole');
     const notes =
@@ -26,4 +25,4 @@ export const subscribeMaps: SubscribeKind = {
       ? t.t('subscriptions:details.noRole')
       : t.t('subscriptions:details.role', { role: `<@&${roleId}>` });
   },
-};
+});

@@ -4,10 +4,10 @@ import { stringOption } from '../../src/announcements/kinds/kind.ts';
 import { turfKind } from '../../src/announcements/kinds/turf.ts';
 import { UserError } from '../../src/core/user-error.ts';
 import { text } from '../../src/render/common.ts';
-import type { SubscribeKind } from './kind.ts';
+import { defineSubscribeKind } from './kind.ts';
 
 /** `/subscribe turf channel [clan]`: every owner change, or only a clan's (and its daily earnings). */
-export const subscribeTurf: SubscribeKind = {
+export const subscribeTurf = defineSubscribeKind({
   kind: turfKind,
   options: [
     {
@@ -19,8 +19,8 @@ export const subscribeTurf: SubscribeKind = {
     },
   ],
 
-  async readOptions(ctx) {
-    const asked = ctx.interaction.options.getString('clan')?.trim();
+  async read(ctx, args) {
+    const asked = args.clan?.trim();
     if (!asked) return { options: {} };
     try {
       const clan = await ctx.load('clanByName', { clanName: asked });
@@ -39,4 +39,4 @@ export const subscribeTurf: SubscribeKind = {
       ? t.t('subscriptions:details.allTurf')
       : t.t('subscriptions:details.clan', { clan: text(clanName, 64) });
   },
-};
+});

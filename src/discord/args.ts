@@ -135,6 +135,16 @@ export function readArgs<D extends CommandSpec>(options: OptionReader, data: D):
     args['subcommand'] = subcommand;
     specs = specs.find((s) => s.type === T.Subcommand && s.name === subcommand)?.options ?? [];
   }
+  Object.assign(args, readOptionArgs(options, specs));
+  return args as ArgsOf<D>;
+}
+
+/** The values of these options (of the invoked subcommand), as {@link OptionArgs} types them. */
+export function readOptionArgs<const Os extends readonly OptionSpec[]>(
+  options: OptionReader,
+  specs: Os,
+): OptionArgs<Os> {
+  const args: Record<string, unknown> = {};
   for (const spec of specs) {
     const option = options.get(spec.name);
     const value = option ? valueOf(option, spec) : undefined;
@@ -147,5 +157,5 @@ export function readArgs<D extends CommandSpec>(options: OptionReader, data: D):
     }
     args[spec.name] = value;
   }
-  return args as ArgsOf<D>;
+  return args as OptionArgs<Os>;
 }

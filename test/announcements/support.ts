@@ -55,7 +55,8 @@ import { freePort } from '../../src/dev/net.ts';
 export const silentLog = pino({ level: 'silent' });
 export const translations = new Translations();
 
-export const OWN_COMMANDS: readonly Command[] = [subscribe, subscriptions, unsubscribe];
+// Typed commands are Commands of their own definition; the loader erases that the same way.
+export const OWN_COMMANDS: readonly Command[] = [subscribe, subscriptions, unsubscribe as unknown as Command];
 
 export function loadOwnCommands(): LoadedCommand[] {
   return OWN_COMMANDS.map((command) => ({
