@@ -63,13 +63,20 @@ beforeEach(async () => {
   clock = new ManualClock();
   received = [];
   logged = '';
+  receiver = await startReceiver({ maxBodyBytes: 4096, timeoutMs: 300 });
+});
+
+/** A receiver on a free port that records what it accepts in `received` and what it logs in `logged`. */
+function startReceiver(
+  options: Partial<Parameters<typeof startWebhookReceiver>[0]>,
+): Promise<WebhookReceiver> {
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
       logged += chunk.toString('utf8');
       done();
     },
   });
-  receiver = await startWebhookReceiver({
+  return startWebhookReceiver({
     port: 0,
     host: '127.0.0.1',
     path: '/webhook',
@@ -78,14 +85,13 @@ beforeEach(async () => {
     toleranceSeconds: 300,
     clock,
     log: pino({ level: 'debug' }, sink),
-    maxBodyBytes: 4096,
-    timeoutMs: 300,
     onEvent: (e) => {
       received.push(e);
       return Promise.resolve();
     },
+    ...options,
   });
-});
+}
 
 afterEach(async () => {
   await receiver.close();
@@ -317,21 +323,7 @@ describe('webhook connection cap', () => {
 
   it('drops connections over the cap at once, keeps serving those it holds, and recovers', async () => {
     await receiver.close();
-    receiver = await startWebhookReceiver({
-      port: 0,
-      host: '127.0.0.1',
-      path: '/webhook',
-      secret: SECRET,
-      service: SERVICE,
-      toleranceSeconds: 300,
-      clock,
-      log: pino({ level: 'debug' }, { write: (line: string) => void (logged += line) }),
-      maxConnections: CAP,
-      onEvent: (e) => {
-        received.push(e);
-        return Promise.resolve();
-      },
-    });
+    receiver = await startReceiver({ maxConnections: CAP });
     const held: Socket[] = [];
     try {
       for (let i = 0; i < CAP; i += 1) held.push(await connectTo(receiver.port));
