@@ -28,6 +28,21 @@ import {
   type Transport,
 } from './transport.ts';
 
+/** Replies longer than this are parsed and validated in turns of their own (see {@link heavyTurn}). */
+const LARGE_REPLY_CHARS = 256 * 1024;
+
+let heavyQueue: Promise<void> = Promise.resolve();
+
+/**
+ * Resolves in a turn of the event loop of its own, after every earlier caller's turn: each heavy step
+ * waits for the previous one and then for `setImmediate`, so timers and I/O run between them.
+ */
+function heavyTurn(): Promise<void> {
+  const turn = heavyQueue.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  heavyQueue = turn;
+  return turn;
+}
+
 export type { RouteName, Routes };
 
 export interface CallOptions extends Credentials {
@@ -287,6 +302,10 @@ export class TierClient {
     );
     const described = this.#learnWindow(name, response, general, own);
 
+    // Large replies are parsed and checked one step per turn of the event loop, one reply at a time, so
+    // several arriving together never hold the loop for long.
+    const large = response.text.length > LARGE_REPLY_CHARS;
+    if (large) await heavyTurn();
     let data: unknown;
     try {
       data = readReply(response, {
@@ -301,6 +320,7 @@ export class TierClient {
         this.#limiter.exhaust(described, this.#clock.now() + error.retryAfterMs);
       throw error;
     }
+    if (large) await heavyTurn();
     if (route.soft) {
       const refusal = softRefusal(data);
       if (refusal !== undefined) return { refused: true, message: refusal.slice(0, 200) };
