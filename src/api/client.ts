@@ -14,7 +14,9 @@ import {
   type ReplyIssue,
 } from './errors.ts';
 import { RateLimiter, windowFromHeaders, type BucketDefaults, type Priority } from './rate-limit.ts';
+import { DEFAULT_MAX_JSON_DEPTH, prepareJson } from './json.ts';
 import { readReply, softRefusal } from './reply.ts';
+import { heavyTurn, LARGE_REPLY_CHARS } from './turns.ts';
 import { decideRetry, defaultRetryPolicy, type RetryPolicy, type RetryState } from './retry.ts';
 import type { Host, ParamsOf, Refusable, ReplyOf, RouteDef } from './route.ts';
 import { routes, type RouteName, type Routes } from './routes/index.ts';
@@ -27,21 +29,6 @@ import {
   type HttpResponse,
   type Transport,
 } from './transport.ts';
-
-/** Replies longer than this are parsed and validated in turns of their own (see {@link heavyTurn}). */
-const LARGE_REPLY_CHARS = 256 * 1024;
-
-let heavyQueue: Promise<void> = Promise.resolve();
-
-/**
- * Resolves in a turn of the event loop of its own, after every earlier caller's turn: each heavy step
- * waits for the previous one and then for `setImmediate`, so timers and I/O run between them.
- */
-function heavyTurn(): Promise<void> {
-  const turn = heavyQueue.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
-  heavyQueue = turn;
-  return turn;
-}
 
 export type { RouteName, Routes };
 
@@ -305,7 +292,18 @@ export class TierClient {
     // Large replies are parsed and checked one step per turn of the event loop, one reply at a time, so
     // several arriving together never hold the loop for long.
     const large = response.text.length > LARGE_REPLY_CHARS;
-    if (large) await heavyTurn();
+    const maxDepth = this.#options.maxReplyDepth ?? DEFAULT_MAX_JSON_DEPTH;
+    let prepared = false;
+    if (large) {
+      await heavyTurn();
+      try {
+        response = { ...response, text: prepareJson(response.text, maxDepth) };
+        prepared = true;
+      } catch {
+        // Too deep: readReply refuses it exactly as it refuses a small one.
+      }
+      await heavyTurn();
+    }
     let data: unknown;
     try {
       data = readReply(response, {
@@ -313,7 +311,8 @@ export class TierClient {
         tier: route.tier,
         route: name,
         nowMs: this.#clock.now(),
-        ...(this.#options.maxReplyDepth === undefined ? {} : { maxDepth: this.#options.maxReplyDepth }),
+        maxDepth,
+        prepared,
       });
     } catch (error) {
       if (error instanceof RateLimitedError)

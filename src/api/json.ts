@@ -19,8 +19,16 @@ export class JsonTooDeepError extends Error {
 }
 
 export function parseJson(text: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): unknown {
+  return JSON.parse(prepareJson(text, maxDepth)) as unknown;
+}
+
+/**
+ * The first half of {@link parseJson}, for callers that parse a large text in two steps: the text with
+ * every unsafe integer quoted, ready for `JSON.parse`; throws {@link JsonTooDeepError}.
+ */
+export function prepareJson(text: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): string {
   const unsafe = scan(text, maxDepth);
-  if (unsafe.length === 0) return JSON.parse(text) as unknown;
+  if (unsafe.length === 0) return text;
   const parts: string[] = [];
   let from = 0;
   for (const [start, end] of unsafe) {
@@ -28,7 +36,7 @@ export function parseJson(text: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): unkn
     from = end;
   }
   parts.push(text.slice(from));
-  return JSON.parse(parts.join('')) as unknown;
+  return parts.join('');
 }
 
 const QUOTE = 0x22;

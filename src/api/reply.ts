@@ -26,6 +26,8 @@ export interface ReplyContext {
   readonly nowMs: number;
   /** The deepest JSON nesting read; deeper replies are refused. Default `DEFAULT_MAX_JSON_DEPTH`. */
   readonly maxDepth?: number;
+  /** The text already went through `prepareJson` (a large reply parsed in two steps): read it as it is. */
+  readonly prepared?: boolean;
 }
 
 export function readReply(response: HttpResponse, context: ReplyContext): unknown {
@@ -74,7 +76,9 @@ export function retryAfterMs(response: HttpResponse, body: unknown, nowMs: numbe
 function parseBody(response: HttpResponse, context: ReplyContext): unknown {
   if (response.text === '') return undefined;
   try {
-    return parseJson(response.text, context.maxDepth);
+    return context.prepared === true
+      ? (JSON.parse(response.text) as unknown)
+      : parseJson(response.text, context.maxDepth);
   } catch (error) {
     // An error status with a non-JSON body (a proxy's HTML page) still deserves its status's error.
     if (response.status >= 400) return undefined;
