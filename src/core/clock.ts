@@ -13,3 +13,7 @@ export const systemClock: Clock = {
     await delay(Math.max(0, ms), undefined, signal ? { signal } : {});
   },
 };
+
+/** `systemClock.sleep` that does not keep the process alive: for timeouts and watchdogs. */
+export const unrefSleep: Clock['sleep'] = (ms, signal) =>
+  delay(Math.max(0, ms), undefined, { ref: false, ...(signal ? { signal } : {}) });

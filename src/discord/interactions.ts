@@ -1,5 +1,5 @@
+import { unrefSleep } from '../core/clock.ts';
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Interaction } from 'discord.js';
 import type { Clock } from '../core/clock.ts';
 import { ApiError } from '../api/errors.ts';
@@ -26,9 +26,6 @@ export interface RouterOptions {
   /** Waits for those timers (a manual clock in tests); unref'd timers by default. */
   readonly sleep?: Clock['sleep'];
 }
-
-const unrefSleep: Clock['sleep'] = (ms, signal) =>
-  delay(Math.max(0, ms), undefined, { ref: false, ...(signal ? { signal } : {}) });
 
 const TIMED_OUT = Symbol('timed out');
 

@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../core/clock.ts';
 import { logFor } from '../log/index.ts';
 
@@ -40,9 +39,6 @@ export function isStoreError(error: unknown): boolean {
 export interface Guard {
   run<R>(what: string, work: () => Promise<R>): Promise<R>;
 }
-
-export const unrefSleep: Clock['sleep'] = (ms, signal) =>
-  delay(Math.max(0, ms), undefined, { ref: false, ...(signal ? { signal } : {}) });
 
 /** Bad input or a value JSON cannot hold: the caller's fault, not the server's. */
 function isCallerError(error: unknown): boolean {

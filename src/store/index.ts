@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.ts';
 import { logFor } from '../log/index.ts';
-import { createGuard, StoreError, unrefSleep, type Guard, type StoreHealth } from './guard.ts';
+import { unrefSleep } from '../core/clock.ts';
+import { createGuard, StoreError, type Guard, type StoreHealth } from './guard.ts';
 import {
   createMemoryBackend,
   createPostgresBackend,
