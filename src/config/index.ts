@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { REDACTED, registerSecret, type LogLevel } from '../log/index.ts';
-import { environment, pick, type Environment, type Variable } from './schema.ts';
+import { environment, pick, type Environment, type ProcessRole, type Variable } from './schema.ts';
+
+export { PROCESS_ROLES, type ProcessRole } from './schema.ts';
 import { keyIdOf } from './secret-key.ts';
 
 /** Thrown when the environment is invalid; the message has one line per failing variable and no values. */
@@ -40,7 +42,19 @@ export interface Config {
     /** Sent as `hostname` with every lobby list call. */
     readonly hostname: string;
   };
+  /** Key-value storage (Keyv): the reply cache, autocomplete names, short leases and claims. */
   readonly store: { readonly url: string };
+  /** The SQL database of the domain records (subscriptions, links, keys, deliveries...). */
+  readonly database: { readonly url: string };
+  /** When set, the game API limits are shared through this Redis by every process; otherwise kept in memory. */
+  readonly redis: { readonly url?: string };
+  /** What this process runs, and which shards (see docs in the README, "Running at scale"). */
+  readonly processes: {
+    readonly role: ProcessRole;
+    readonly shardCount: number | 'auto';
+    /** The shards this machine runs; all of them when absent. */
+    readonly shardIds?: readonly number[];
+  };
   readonly secret: {
     /** 32 bytes that encrypt stored credentials (linked keys, player tokens). */
     readonly key?: Buffer;
@@ -97,6 +111,13 @@ function build(env: Environment): Config {
       hostname: env.GAME_HOSTNAME,
     },
     store: { url: env.STORE_URL },
+    database: { url: env.DATABASE_URL },
+    redis: env.REDIS_URL === undefined ? {} : { url: env.REDIS_URL },
+    processes: {
+      role: env.PROCESS_ROLE,
+      shardCount: env.SHARD_COUNT,
+      ...(env.SHARD_IDS === undefined ? {} : { shardIds: env.SHARD_IDS }),
+    },
     secret: secretKey === undefined ? {} : { key: secretKey, keyId: keyIdOf(secretKey) },
     events: { pollSeconds: env.EVENTS_POLL_SECONDS },
     ...(webhook === undefined ? {} : { webhook }),
@@ -117,6 +138,9 @@ function protect(config: Config): Config {
   guard(config.discord, () => summary.discord);
   guard(config.game, () => summary.game);
   guard(config.store, () => summary.store);
+  guard(config.database, () => summary.database);
+  guard(config.redis, () => summary.redis);
+  Object.freeze(config.processes);
   guard(config.secret, () => summary.secret);
   if (config.webhook !== undefined) guard(config.webhook, () => summary.webhook);
   Object.freeze(config.events);
@@ -134,6 +158,8 @@ function registerSecrets(config: Config, env: Record<Variable, string | undefine
     config.secret.key?.toString('base64'),
     config.secret.key?.toString('hex'),
     storePassword(config.store.url),
+    storePassword(config.database.url),
+    config.redis.url === undefined ? undefined : storePassword(config.redis.url),
   ];
   for (const value of values) if (value !== undefined) registerSecret(value);
 }
@@ -202,7 +228,19 @@ function maskApiKey(key: string): string {
 export interface ConfigSummary {
   readonly discord: { readonly token?: string; readonly apiUrl: string; readonly devGuildId?: string };
   readonly game: Omit<Config['game'], 'apiKey'> & { readonly apiKey?: string };
+  /** Key-value storage (Keyv): the reply cache, autocomplete names, short leases and claims. */
   readonly store: { readonly url: string };
+  /** The SQL database of the domain records (subscriptions, links, keys, deliveries...). */
+  readonly database: { readonly url: string };
+  /** When set, the game API limits are shared through this Redis by every process; otherwise kept in memory. */
+  readonly redis: { readonly url?: string };
+  /** What this process runs, and which shards (see docs in the README, "Running at scale"). */
+  readonly processes: {
+    readonly role: ProcessRole;
+    readonly shardCount: number | 'auto';
+    /** The shards this machine runs; all of them when absent. */
+    readonly shardIds?: readonly number[];
+  };
   readonly secret: { readonly key?: string; readonly keyId?: string };
   readonly events: Config['events'];
   readonly webhook?: Omit<NonNullable<Config['webhook']>, 'secret'> & { readonly secret: string };
@@ -231,6 +269,9 @@ export function describeConfig(config: Config): ConfigSummary {
       hostname: game.hostname,
     },
     store: { url: maskUrlPassword(config.store.url) },
+    database: { url: maskUrlPassword(config.database.url) },
+    redis: config.redis.url === undefined ? {} : { url: maskUrlPassword(config.redis.url) },
+    processes: config.processes,
     secret: {
       ...(secret.key === undefined ? {} : { key: REDACTED }),
       ...(secret.keyId === undefined ? {} : { keyId: secret.keyId }),

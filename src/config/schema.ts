@@ -14,6 +14,8 @@ export const CONFIG_VARIABLES = [
   'GAME_API_KEY_HEADER',
   'GAME_HOSTNAME',
   'STORE_URL',
+  'DATABASE_URL',
+  'REDIS_URL',
   'SECRET_KEY',
   'SECRET_KEY_FILE',
   'EVENTS_POLL_SECONDS',
@@ -24,11 +26,19 @@ export const CONFIG_VARIABLES = [
   'WEBHOOK_TOLERANCE_SECONDS',
   'HTTP_PORT',
   'LOG_LEVEL',
+  'PROCESS_ROLE',
+  'SHARD_COUNT',
+  'SHARD_IDS',
 ] as const;
+
+/** What one process runs: shards and the worker (the default), only shards, or only the worker. */
+export const PROCESS_ROLES = ['all', 'shards', 'worker'] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
 
 export type Variable = (typeof CONFIG_VARIABLES)[number];
 
 const SANDBOX_HINT = '`npm run sandbox` starts a local stand-in and prints working values';
+const DATABASE_SCHEMES = ['sqlite:', 'postgres:', 'postgresql:'];
 const STORE_SCHEMES = ['sqlite:', 'redis:', 'rediss:', 'postgres:', 'postgresql:', 'memory:'];
 
 /** Text that was never given: `undefined` for an unset, empty or blank variable. */
@@ -138,6 +148,22 @@ export const environment = z
         })
         .default('sqlite://data/bot.sqlite'),
     ),
+    DATABASE_URL: text.pipe(
+      z
+        .string()
+        .refine((value) => DATABASE_SCHEMES.some((scheme) => value.startsWith(`${scheme}//`)), {
+          error: `must start with one of ${DATABASE_SCHEMES.map((s) => `${s}//`).join(', ')}`,
+        })
+        .refine((value) => !value.startsWith('sqlite:') || value.length > 'sqlite://'.length, {
+          error: 'must name a file after sqlite://, such as sqlite://data/killfeed.sqlite',
+        })
+        .default('sqlite://data/killfeed.sqlite'),
+    ),
+    REDIS_URL: optional(
+      z.string().refine((value) => value.startsWith('redis://') || value.startsWith('rediss://'), {
+        error: 'must start with redis:// or rediss://',
+      }),
+    ),
     SECRET_KEY: optional(secretKeyValue),
     SECRET_KEY_FILE: optional(secretKeyFile),
     EVENTS_POLL_SECONDS: text.pipe(integer(20, 60).default(30)),
@@ -159,6 +185,22 @@ export const environment = z
     LOG_LEVEL: text.pipe(
       z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     ),
+    PROCESS_ROLE: text.pipe(
+      z.enum(PROCESS_ROLES, { error: `must be one of ${PROCESS_ROLES.join(', ')}` }).default('all'),
+    ),
+    SHARD_COUNT: text.pipe(
+      z
+        .union([z.literal('auto'), integer(1, 10_000)], { error: "must be 'auto' or a whole number from 1" })
+        .default('auto'),
+    ),
+    SHARD_IDS: optional(
+      z
+        .string()
+        .regex(/^\d{1,5}(,\d{1,5}){0,999}$/, {
+          error: 'must be shard numbers separated by commas, such as 0,1',
+        })
+        .transform((value) => [...new Set(value.split(',').map(Number))].sort((a, b) => a - b)),
+    ),
   })
   .superRefine(
     (env, ctx) => {
@@ -168,6 +210,22 @@ export const environment = z
           path: ['SECRET_KEY_FILE'],
           message: 'cannot be set together with SECRET_KEY: keep one of the two',
         });
+      }
+      if (env.SHARD_IDS !== undefined) {
+        const count = env.SHARD_COUNT;
+        if (count === 'auto') {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['SHARD_IDS'],
+            message: 'needs SHARD_COUNT: the machines that split a bot must agree on the number of shards',
+          });
+        } else if (env.SHARD_IDS.some((id) => id >= count)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['SHARD_IDS'],
+            message: `must be below SHARD_COUNT (${count})`,
+          });
+        }
       }
       const webhook = ['WEBHOOK_PORT', 'WEBHOOK_SECRET', 'WEBHOOK_SERVICE'] as const;
       const set = webhook.filter((name) => env[name] !== undefined);

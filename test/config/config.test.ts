@@ -65,6 +65,9 @@ describe('loadConfig defaults', () => {
         hostname: 'krunker.io',
       },
       store: { url: 'sqlite://data/bot.sqlite' },
+      database: { url: 'sqlite://data/killfeed.sqlite' },
+      redis: {},
+      processes: { role: 'all', shardCount: 'auto' },
       secret: {},
       events: { pollSeconds: 30 },
       http: {},
@@ -429,5 +432,39 @@ describe('loadDotEnv', () => {
     const { readFile } = await import('node:fs/promises');
     const example = await readFile(new URL('../../.env.example', import.meta.url), 'utf8');
     for (const variable of CONFIG_VARIABLES) expect(example).toMatch(new RegExp(`^#? ?${variable}=`, 'm'));
+  });
+});
+
+describe('processes, database and shared limits', () => {
+  it('reads the role, the shard split and the URLs, and hides their passwords', () => {
+    const config = loadConfig({
+      ...BASE,
+      PROCESS_ROLE: 'shards',
+      SHARD_COUNT: '4',
+      SHARD_IDS: '3,1,1',
+      DATABASE_URL: 'postgres://bot:db-secret-pw@127.0.0.1/bot',
+      REDIS_URL: 'redis://:redis-secret-pw@127.0.0.1:6379',
+    });
+    expect(config.processes).toEqual({ role: 'shards', shardCount: 4, shardIds: [1, 3] });
+    const printed = JSON.stringify(config);
+    expect(printed).not.toContain('db-secret-pw');
+    expect(printed).not.toContain('redis-secret-pw');
+    expect(printed).toContain('127.0.0.1/bot');
+  });
+
+  it('refuses shard ids without a count, past the count, an unknown role and a non-SQL database', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...BASE, ...env });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems.map((p) => p.variable);
+      }
+    };
+    expect(problems({ SHARD_IDS: '0' })).toEqual(['SHARD_IDS']);
+    expect(problems({ SHARD_COUNT: '2', SHARD_IDS: '2' })).toEqual(['SHARD_IDS']);
+    expect(problems({ PROCESS_ROLE: 'leader' })).toEqual(['PROCESS_ROLE']);
+    expect(problems({ DATABASE_URL: 'redis://127.0.0.1' })).toEqual(['DATABASE_URL']);
+    expect(problems({ SHARD_COUNT: '0' })).toEqual(['SHARD_COUNT']);
   });
 });
