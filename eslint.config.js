@@ -16,7 +16,7 @@ const NO_DEV = {
 const NO_UPWARD = {
   regex: upTo(['discord', 'announcements', 'kpd', 'link', 'secrets', 'commands', 'dev']),
   message:
-    'render, api, store, core, i18n, log and config are the lower layers: they never import Discord, ' +
+    'render, api, store, db, limits, metrics, core, i18n, log and config are the lower layers: they never import Discord, ' +
     'the domain (announcements, kpd, link, secrets), commands or src/dev.',
 };
 const NO_COMMAND_TYPES = {
@@ -25,7 +25,7 @@ const NO_COMMAND_TYPES = {
 };
 const restrict = (/** @type {object[]} */ ...patterns) => ['error', { patterns }];
 
-const LOWER = ['render', 'api', 'store', 'core', 'i18n', 'log', 'config'];
+const LOWER = ['render', 'api', 'store', 'db', 'limits', 'metrics', 'core', 'i18n', 'log', 'config'];
 const DOMAIN = ['announcements', 'kpd', 'link', 'secrets'];
 const inFolders = (/** @type {string[]} */ folders) => folders.map((folder) => `src/${folder}/**`);
 
