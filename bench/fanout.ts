@@ -17,7 +17,8 @@ import type { Services } from '../src/services.ts';
 import { InteractionRouter } from '../src/discord/interactions.ts';
 import { localizeCommand } from '../src/discord/localize.ts';
 import { NameIndex } from '../src/names/index.ts';
-import { startAnnouncements } from '../src/announcements/index.ts';
+import { discordTarget, startAnnouncements } from '../src/announcements/index.ts';
+import { openDatabase } from '../src/db/index.ts';
 import { ANNOUNCEMENT_KINDS } from '../src/announcements/kinds/index.ts';
 import { openRepositories } from '../src/announcements/repositories.ts';
 import { Translations } from '../src/i18n/index.ts';
@@ -40,7 +41,8 @@ export async function benchFanout(): Promise<Record<string, number | string>> {
   const sandbox = await startSandbox();
   const discord = await startDiscordStandin({ globalRateLimit: { perSecond: GLOBAL_LIMIT } });
   const store = await createStore('memory://', { purgeIntervalMs: 0 });
-  const repos = openRepositories(store);
+  const db = await openDatabase('sqlite://:memory:');
+  const repos = openRepositories(db, store);
   const guilds = Array.from({ length: GUILDS }, (_, i) => discord.addGuild({ name: `Guild ${i}` }));
   const channels: Array<{ guildId: string; channelId: string }> = [];
   for (let i = 0; i < CHANNELS; i += 1) {
@@ -58,6 +60,7 @@ export async function benchFanout(): Promise<Record<string, number | string>> {
   const services: Services = {
     api,
     store,
+    db,
     translations,
     names: new NameIndex(),
     config,
@@ -83,7 +86,7 @@ export async function benchFanout(): Promise<Record<string, number | string>> {
   await client.login(discord.token);
   await ready;
   const announcements = await startAnnouncements({
-    client,
+    discord: discordTarget(client),
     services,
     config,
     kinds: ANNOUNCEMENT_KINDS,
@@ -168,6 +171,7 @@ export async function benchFanout(): Promise<Record<string, number | string>> {
     await client.destroy();
     await api.close();
     await store.close();
+    await db.close();
     await discord.close();
     await sandbox.close();
   }

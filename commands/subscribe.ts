@@ -59,7 +59,7 @@ export const command: Command = {
     const permissions = await checkBotPermissions(ctx.t, guild, target);
     const { options, notes = [] } = await subcommand.readOptions(ctx, permissions);
 
-    const repository = new SubscriptionRepository(services.store);
+    const repository = new SubscriptionRepository(services.db);
     const identity = subscriptionIdentity(target.id, kind, options);
     const existing = await repository.forGuild(guild.id);
     const same = existing.find(

@@ -9,7 +9,7 @@ export const command: Command = {
 
   async execute(ctx) {
     const guild = requireManager(ctx.interaction);
-    const subscriptions = await new SubscriptionRepository(ctx.services.store).forGuild(guild.id);
+    const subscriptions = await new SubscriptionRepository(ctx.services.db).forGuild(guild.id);
     await ctx.send(
       renderSubscriptionList(
         ctx.t,

@@ -34,12 +34,12 @@ export const command: Command<typeof data> = {
     const { interaction, services } = ctx;
     const guild = requireManager(interaction);
     const id = ctx.args.id.trim().toLowerCase();
-    const repository = new SubscriptionRepository(services.store);
+    const repository = new SubscriptionRepository(services.db);
     const subscription = await repository.get(id);
     if (subscription?.guildId !== guild.id)
       throw new UserError('unsubscribe:errors.notFound', { id: text(id, 32) });
     await repository.delete(subscription.id);
-    await new RefRepository(services.store).deleteAll(subscription.id);
+    await new RefRepository(services.db).deleteAll(subscription.id);
     services.log.info({ guild: guild.id, subscription: subscription.id }, 'unsubscribed');
     await ctx.send(renderUnsubscribed(ctx.t, subscriptionView(ctx.t, subscription)));
   },
@@ -47,7 +47,7 @@ export const command: Command<typeof data> = {
   async autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const guildId = ctx.interaction.guildId;
     if (guildId === null) return [];
-    const subscriptions = await new SubscriptionRepository(ctx.services.store).forGuild(guildId);
+    const subscriptions = await new SubscriptionRepository(ctx.services.db).forGuild(guildId);
     return subscriptionChoices(ctx.t, ctx.interaction, subscriptions, ctx.interaction.options.getFocused());
   },
 };

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { TierClient } from './api/client.ts';
 import type { Config } from './config/index.ts';
+import type { Database } from './db/index.ts';
 import type { Clock } from './core/clock.ts';
 import type { NameIndex } from './names/index.ts';
 import type { Translations } from './i18n/index.ts';
@@ -9,7 +10,10 @@ import type { Store } from './store/index.ts';
 /** What the bot is made of, handed to every handler (the composition root builds it once). */
 export interface Services {
   readonly api: TierClient;
+  /** Key-value storage: the reply cache, autocomplete names, short leases and claims. */
   readonly store: Store;
+  /** The SQL tables of the domain records. */
+  readonly db: Database;
   readonly translations: Translations;
   readonly names: NameIndex;
   readonly config: Pick<Config, 'game' | 'secret' | 'events'>;

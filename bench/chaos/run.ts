@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { openRepositories } from '../../src/announcements/repositories.ts';
+import { InboxRepository } from '../../src/announcements/repositories.ts';
+import { openDatabase } from '../../src/db/index.ts';
 import { Translations } from '../../src/i18n/index.ts';
-import { createStore } from '../../src/store/index.ts';
 import { standardCommands } from './load.ts';
 import {
   countAnnouncements,
@@ -163,17 +163,17 @@ async function readLog(path: string, tokens: readonly string[], row: Row): Promi
 }
 
 /** Announcements the bot left in its inbox (poison, or an outage it did not recover from). */
-async function pendingAnnouncements(storeUrl: string): Promise<number | undefined> {
+async function pendingAnnouncements(databaseUrl: string): Promise<number | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), 3_000);
   });
   const read = (async () => {
-    const store = await createStore(storeUrl, { purgeIntervalMs: 0, connectTimeoutMs: 2_000 });
+    const db = await openDatabase(databaseUrl, { connectTimeoutMs: 2_000 });
     try {
-      return (await openRepositories(store).inbox.pending()).length;
+      return await new InboxRepository(db).depth();
     } finally {
-      await store.close();
+      await db.close();
     }
   })().catch(() => undefined);
   const count = await Promise.race([read, timeout]);
@@ -215,7 +215,7 @@ export async function runScenario(scenario: Scenario, shared: Shared, index: num
       row.delay = { maxMs: figures.maxDelayMs, exact: figures.exact };
       row.peakRssMb = figures.peakRssMb;
       if (killed) row.notes.push('bot unresponsive: killed');
-      const pending = await pendingAnnouncements(stack.storeUrl);
+      const pending = await pendingAnnouncements(stack.databaseUrl);
       if (pending !== 0) row.notes.push(`inbox: ${pending ?? 'unreadable'} still pending`);
       await stack.close();
       await readLog(stack.logPath, tokens, row);

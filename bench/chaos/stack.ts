@@ -35,6 +35,8 @@ export interface ChaosStack {
   readonly shownNames: ReadonlyMap<number, string>;
   readonly logPath: string;
   readonly storeUrl: string;
+  /** The bot's SQL database (domain records; where the inbox is). */
+  readonly databaseUrl: string;
   /** Stops the bot, killing it when it does not stop in time; true when it had to be killed. */
   stopBot(): Promise<boolean>;
   /** Stops the rest (and the bot, if still running). */
@@ -96,6 +98,7 @@ export async function startChaosStack(
     let redis: PrivateRedis | undefined;
     let gate: TcpGate | undefined;
     let storeUrl = `sqlite://${join(dir, 'bot.sqlite')}`;
+    const databaseUrl = `sqlite://${join(dir, 'killfeed.sqlite')}`;
     if (scenario.store === 'redis') {
       if (shared.redisServer === undefined) throw new Error('redis-server is not on PATH');
       const server = await startRedis(shared.redisServer);
@@ -114,6 +117,7 @@ export async function startChaosStack(
     const env = stackEnvironment(sandbox, discord, {
       GAME_API_URL: upstream.url,
       STORE_URL: storeUrl,
+      DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'warn',
       WEBHOOK_PORT: String(await freePort()),
       WEBHOOK_SECRET,
@@ -155,6 +159,7 @@ export async function startChaosStack(
       shownNames,
       logPath,
       storeUrl,
+      databaseUrl,
       stopBot,
       close,
     };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { DiscordAPIError, HTTPError, Routes, type APIMessage, type Client } from 'discord.js';
+import { DiscordAPIError, HTTPError, Routes, type APIMessage, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.ts';
 import { pickLocale, type Translations, type Translator } from '../i18n/index.ts';
@@ -144,7 +144,8 @@ function messageBody(payload: ReplyPayload, pingRoles: readonly string[]) {
 }
 
 export interface DelivererDeps {
-  readonly client: Client;
+  /** Discord's REST API, and the guild's language when a gateway session knows it. */
+  readonly discord: { readonly rest: REST; guildLocale(guildId: string): string | undefined };
   readonly repos: Repositories;
   readonly translations: Translations;
   readonly clock: Clock;
@@ -155,6 +156,8 @@ export interface DelivererDeps {
   readonly hook?: StepHook | undefined;
   /** The kinds the bot runs with: which subscriptions an event goes to, and what it posts there. */
   readonly kinds: KindRegistry;
+  /** Told the outcome of every delivery recorded (metrics). */
+  readonly onOutcome?: (outcome: Delivery['outcome']) => void;
 }
 
 interface Applied {
@@ -212,7 +215,7 @@ export class Deliverer {
     }
     const failed = targeted.filter((_, index) => outcomes[index] === 'retry');
     for (const subscription of failed) {
-      await repos.deliveries.record(DeliveryRepository.key(subscription.id, event.key), {
+      await this.#record(repos, DeliveryRepository.key(subscription.id, event.key), {
         outcome: 'failed',
         at: clock.now(),
       });
@@ -242,14 +245,19 @@ export class Deliverer {
     );
   }
 
+  async #record(repos: Repositories, key: string, delivery: Delivery): Promise<void> {
+    await repos.deliveries.record(key, delivery);
+    this.#deps.onOutcome?.(delivery.outcome);
+  }
+
   /** Events set aside by this process since it started. */
   get quarantined(): number {
     return this.#quarantined;
   }
 
   #translator(subscription: Subscription): Translator {
-    const guild = this.#deps.client.guilds.cache.get(subscription.guildId);
-    return this.#deps.translations.for(pickLocale(guild?.preferredLocale, subscription.locale));
+    const guildLocale = this.#deps.discord.guildLocale(subscription.guildId);
+    return this.#deps.translations.for(pickLocale(guildLocale, subscription.locale));
   }
 
   async #deliverOne(
@@ -287,7 +295,7 @@ export class Deliverer {
           { ...context, channel: subscription.channelId, intentAt: intent.at },
           'announcement may have been posted already, past the nonce window: not posting it again',
         );
-        await repos.deliveries.record(key, { outcome: 'unconfirmed', at: clock.now() });
+        await this.#record(repos, key, { outcome: 'unconfirmed', at: clock.now() });
         await repos.deliveries.release(key);
         return 'done';
       }
@@ -311,7 +319,7 @@ export class Deliverer {
       });
     }
     if (plan?.action === 'edit' && plan.forget === true) await repos.refs.delete(subscription.id, plan.ref);
-    await repos.deliveries.record(key, {
+    await this.#record(repos, key, {
       outcome: applied.outcome,
       ...(applied.messageId === undefined ? {} : { messageId: applied.messageId }),
       at: clock.now(),
@@ -323,7 +331,7 @@ export class Deliverer {
   }
 
   async #apply(event: AnnouncementEvent, subscription: Subscription, plan: DeliveryPlan): Promise<Applied> {
-    const { client, repos } = this.#deps;
+    const { discord, repos } = this.#deps;
     if (plan.action === 'post') {
       const body = {
         ...messageBody(plan.payload, plan.pingRoles ?? []),
@@ -331,7 +339,7 @@ export class Deliverer {
         enforce_nonce: true,
       };
       const message = (await this.#withRetry(() =>
-        client.rest.post(Routes.channelMessages(subscription.channelId), { body }),
+        discord.rest.post(Routes.channelMessages(subscription.channelId), { body }),
       )) as APIMessage;
       return { outcome: 'sent', messageId: message.id };
     }
@@ -340,7 +348,7 @@ export class Deliverer {
     const body = messageBody(plan.render(earlier), []);
     try {
       await this.#withRetry(() =>
-        client.rest.patch(Routes.channelMessage(earlier.channelId, earlier.messageId), { body }),
+        discord.rest.patch(Routes.channelMessage(earlier.channelId, earlier.messageId), { body }),
       );
     } catch (error) {
       // The announcement was deleted by someone: nothing left to edit.
@@ -383,10 +391,10 @@ export class Deliverer {
       this.#disabled.add(`${subscription.id}@${subscription.since}`);
       await repos.subscriptions.disable(subscription.id, failure.reason, failure.code, clock.now());
       log.warn({ ...context, code: failure.code, reason: failure.reason }, 'subscription disabled');
-      await repos.deliveries.record(key, { outcome: 'disabled', at: clock.now() });
+      await this.#record(repos, key, { outcome: 'disabled', at: clock.now() });
     } else {
       log.error({ ...context, err: error }, 'announcement refused by Discord');
-      await repos.deliveries.record(key, { outcome: 'failed', at: clock.now() });
+      await this.#record(repos, key, { outcome: 'failed', at: clock.now() });
     }
     await repos.deliveries.release(key);
     return 'done';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Events, type Client } from 'discord.js';
+import { Events, type Client, type REST } from 'discord.js';
 import type { Config } from '../config/index.ts';
 import type { Services } from '../services.ts';
 import { RequestBudget, type BudgetRule } from './budget.ts';
@@ -7,19 +7,25 @@ import { DEFAULT_DELIVERY_OPTIONS, Deliverer, type DeliveryOptions, type StepHoo
 import { KindRegistry } from './kinds/registry.ts';
 import type { AnnouncementKind } from './kinds/kind.ts';
 import { Lease } from './lease.ts';
-import { openRepositories, type Repositories } from './repositories.ts';
+import { Leadership, type LeaderState } from './leadership.ts';
+import { Outbox } from './outbox.ts';
+import { openRepositories, purgeExpiredRecords, type Repositories } from './repositories.ts';
 import { EventsFeed, TurfFeed, fromApiEvent, type Source, type SourceFactory } from './sources.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook.ts';
 
 export type { AnnouncementKind, DeliveryPlan } from './kinds/kind.ts';
 export type { SourceFactory } from './sources.ts';
 export type { Subscription, AnnouncementEvent } from './model.ts';
+export type { LeaderState } from './leadership.ts';
 export { openRepositories, type Repositories } from './repositories.ts';
 export type { Step, StepHook } from './delivery.ts';
 
 /**
- * Announcements: the pollers (game events feed, turf status), the signed webhook receiver and delivery
- * to subscribed channels. `startBot` starts it once the client exists; `stop()` ends it cleanly.
+ * Announcements: the pollers (game events feed, turf status, and the sources handed in), the signed
+ * webhook receiver and the fan-out to subscribed channels. They run in the worker: of every process that
+ * starts them, one holds the worker lease (`leadership.ts`) and does the work; the others stand by. Each
+ * source polls on its own schedule; what a poll finds goes to the inbox, which the outbox delivers in
+ * passes of its own (`outbox.ts`), so a long fan-out never delays a poll.
  *
  * "From now on": a subscription announces only events that happened at or after its `since` (when it
  * was made, or made again). So the first poll of a feed with no cursor pages through the history the
@@ -31,19 +37,34 @@ export interface Announcements {
   readonly webhook: { readonly port: number; readonly url: string } | undefined;
   /** Why a configured receiver is not listening (e.g. `EADDRINUSE`); polling and delivery go on without it. */
   readonly webhookError: string | undefined;
-  /** Runs one poll of every source now (tests; the loop does this every EVENTS_POLL_SECONDS). */
+  /** Whether this process is the worker now. */
+  readonly state: LeaderState;
+  /**
+   * Takes the worker lease if it is free (or renews it), then polls every source once and delivers what
+   * they found before resolving (tests; the loops do this on their own schedules). Does nothing when
+   * another process is the worker.
+   */
   pollOnce(): Promise<void>;
-  /** Delivers whatever is pending now (webhook events are delivered this way as they arrive). */
+  /** Takes the worker lease if it is free (or renews it) and delivers whatever is pending now. */
   flush(): Promise<void>;
-  /** Counters since start (metrics come later): `quarantined`, events set aside after failing every pass. */
+  /** Counters since start: `quarantined`, events set aside after failing every pass. */
   readonly stats: { readonly quarantined: number };
   stop(): Promise<void>;
+}
+
+/** What announcements report, when the composition root hands metrics in (src/metrics). */
+export interface AnnouncementMetrics {
+  pollCycle(source: string, seconds: number, outcome: 'ok' | 'failed'): void;
+  delivery(outcome: string): void;
+  outboxDepth(read: () => Promise<number>): void;
 }
 
 /** Tuning, mainly for tests and benchmarks; every field has a production default. */
 export interface AnnouncementOptions {
   /** Default `config.events.pollSeconds`. */
   readonly pollIntervalMs?: number;
+  /** A schedule of its own for some sources, by name (`events`, `turf`, `kpd`); default `pollIntervalMs`. */
+  readonly sourceIntervalsMs?: Readonly<Record<string, number>>;
   /** Default three poll intervals, at least a minute. */
   readonly leaseTtlMs?: number;
   /** The events endpoint's own limit; default 6 per 60 000 ms. */
@@ -53,7 +74,7 @@ export interface AnnouncementOptions {
   readonly delivery?: Partial<DeliveryOptions>;
   /** This process's name in leases and claims; default a random UUID. */
   readonly holderId?: string;
-  /** Run the poll loop (default true); tests call `pollOnce()` themselves. */
+  /** Run the loops (default true); tests call `pollOnce()` themselves. */
   readonly autoStart?: boolean;
   readonly webhookHost?: string;
   readonly webhookTimeoutMs?: number;
@@ -62,10 +83,31 @@ export interface AnnouncementOptions {
   readonly webhookMaxConnections?: number;
   /** Called at each step of storing and delivering (tests stop there, as a crash would). */
   readonly hook?: StepHook;
+  readonly metrics?: AnnouncementMetrics;
+}
+
+/** Where announcements are posted: Discord's REST API, and what the gateway knows of guilds, if any. */
+export interface DiscordTarget {
+  readonly rest: REST;
+  /** The guild's language when a gateway session knows it (the worker alone does not: it uses the stored one). */
+  guildLocale(guildId: string): string | undefined;
+  /** Resolves when posting may begin. */
+  readonly ready: Promise<void>;
+}
+
+/** A logged-in (or logging-in) client as a {@link DiscordTarget}. */
+export function discordTarget(client: Client): DiscordTarget {
+  return {
+    rest: client.rest,
+    guildLocale: (guildId) => client.guilds.cache.get(guildId)?.preferredLocale,
+    ready: client.isReady()
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve())),
+  };
 }
 
 export interface AnnouncementDeps {
-  readonly client: Client;
+  readonly discord: DiscordTarget;
   readonly services: Services;
   readonly config: Pick<Config, 'events' | 'webhook' | 'game'>;
   /** The kinds subscriptions can have (`ANNOUNCEMENT_KINDS`, from `kinds/index.ts`). */
@@ -76,21 +118,23 @@ export interface AnnouncementDeps {
 }
 
 export const DEFAULT_EVENTS_BUDGET: BudgetRule = { limit: 6, windowMs: 60_000 };
+const PURGE_EVERY_MS = 60 * 60_000;
 
 export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announcements> {
-  const { client, services, config } = deps;
+  const { discord, services, config } = deps;
   const options = deps.options ?? {};
-  const { api, store, clock, translations } = services;
+  const { api, store, db, clock, translations } = services;
   const log = services.log.child({ subsystem: 'announcements' });
-  const repos: Repositories = openRepositories(store);
+  const repos: Repositories = openRepositories(db, store);
   const holder = options.holderId ?? randomUUID();
   const intervalMs = options.pollIntervalMs ?? config.events.pollSeconds * 1000;
   const leaseTtlMs = options.leaseTtlMs ?? Math.max(3 * intervalMs, 60_000);
   const hook = options.hook;
   const kinds = new KindRegistry(deps.kinds);
+  const metrics = options.metrics;
 
   const deliverer = new Deliverer({
-    client,
+    discord,
     repos,
     translations,
     clock,
@@ -99,6 +143,7 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
     options: { ...DEFAULT_DELIVERY_OPTIONS, ...options.delivery },
     hook,
     kinds,
+    ...(metrics ? { onOutcome: (outcome: string) => metrics.delivery(outcome) } : {}),
   });
   const sourceDeps = { api, repos, clock, log, hook, kinds };
   const sources: Source[] = [
@@ -118,60 +163,54 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
   } else {
     log.info('no GAME_API_KEY: the events feed is not polled (map announcements stay silent)');
   }
-  const leases = new Map(
-    sources.map((source) => [source.name, new Lease(store, source.name, holder, leaseTtlMs)]),
-  );
 
   const stopping = new AbortController();
-  const ready = client.isReady()
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => {
-        client.once(Events.ClientReady, () => resolve());
-        stopping.signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-  const background = new Set<Promise<unknown>>();
-  const track = (work: Promise<unknown>) => {
-    const tracked = work.catch((error: unknown) => log.warn({ err: error }, 'announcement delivery failed'));
-    background.add(tracked);
-    void tracked.finally(() => background.delete(tracked));
-  };
+  const leadership = new Leadership(
+    new Lease(store, 'worker', holder, leaseTtlMs),
+    clock,
+    log,
+    stopping.signal,
+  );
+  const outbox = new Outbox((signal) => deliverer.deliverPending(signal), log);
+  metrics?.outboxDepth(() => repos.inbox.depth());
+  const ready = Promise.race([
+    discord.ready,
+    new Promise<void>((resolve) =>
+      stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
+    ),
+  ]);
+  const stopped = () => stopping.signal.aborted;
+  const termSignal = (term: AbortSignal) => AbortSignal.any([stopping.signal, term]);
 
-  const pollSource = async (
-    source: Source,
-    subscriptions: Awaited<ReturnType<typeof repos.subscriptions.active>>,
-  ) => {
-    const lease = leases.get(source.name);
-    if (!lease || !(await lease.acquire())) return;
-    const cycle = new AbortController();
-    const signal = AbortSignal.any([stopping.signal, cycle.signal]);
-    // A long fan-out or a budget wait keeps the lease alive; losing it stops this poll at its next step.
-    const keepAlive = setInterval(
-      () => {
-        lease.renew().then(
-          (held) => {
-            if (!held) cycle.abort(new Error(`lost the ${source.name} lease`));
-          },
-          (error: unknown) => log.warn({ err: error, source: source.name }, 'could not renew the lease'),
-        );
-      },
-      Math.max(10, Math.floor(lease.ttlMs / 3)),
-    );
+  /** One poll of one source, timed; `deliver` says what its deliveries do (wait for them, or kick them). */
+  const pollSource = async (source: Source, signal: AbortSignal, deliver: () => Promise<void>) => {
+    const started = performance.now();
+    let outcome: 'ok' | 'failed' = 'failed';
     try {
-      await source.poll({ subscriptions, signal, deliver: () => deliverer.deliverPending(signal) });
+      const subscriptions = await repos.subscriptions.active();
+      if (!source.wanted(subscriptions)) {
+        outcome = 'ok';
+        return;
+      }
+      await source.poll({ subscriptions, signal, deliver, spreadMs: intervalOf(source) / 2 });
+      outcome = 'ok';
     } finally {
-      clearInterval(keepAlive);
+      metrics?.pollCycle(source.name, (performance.now() - started) / 1000, outcome);
     }
   };
+  const intervalOf = (source: Source) => options.sourceIntervalsMs?.[source.name] ?? intervalMs;
 
   const pollOnce = async () => {
     await ready;
-    const subscriptions = await repos.subscriptions.active();
+    if (!(await leadership.check())) return;
+    const term = leadership.term;
+    if (!term) return;
+    const signal = termSignal(term);
     const failures: unknown[] = [];
     for (const source of sources) {
-      if (stopping.signal.aborted) break;
-      if (!source.wanted(subscriptions)) continue;
+      if (signal.aborted) break;
       try {
-        await pollSource(source, subscriptions);
+        await pollSource(source, signal, () => outbox.drain(signal));
       } catch (error) {
         failures.push(error);
       }
@@ -179,32 +218,67 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
     if (failures.length > 0) throw failures[0];
   };
 
-  const stopped = () => stopping.signal.aborted;
-  // While polls fail (the store or the game API is down), the next one waits longer each time, up to eight
-  // intervals, and only the first failure of a run is a warning: no spinning, no log flood. Nothing is
-  // lost meanwhile: the cursor, the turf state and the inbox stay where the last good poll left them.
-  const maxWaitMs = 8 * intervalMs;
-  const loop = async () => {
+  // While polls of a source fail (the store or the game API is down), its next one waits longer each
+  // time, up to eight intervals, and only the first failure of a run is a warning: no spinning, no log
+  // flood. Nothing is lost meanwhile: cursors, the turf state and the inbox stay where the last good poll
+  // left them.
+  const sourceLoop = async (source: Source) => {
     let failures = 0;
+    const every = intervalOf(source);
     while (!stopped()) {
-      let waitMs = intervalMs;
+      await leadership.whenActive();
+      const term = leadership.term;
+      if (stopped()) break;
+      if (!term) {
+        await clock.sleep(Math.max(10, Math.floor(leaseTtlMs / 3)), stopping.signal).catch(() => undefined);
+        continue;
+      }
+      const signal = termSignal(term);
+      let waitMs = every;
       try {
-        await pollOnce();
-        if (failures > 0) log.info({ failures }, 'polling works again');
+        await pollSource(source, signal, () => {
+          outbox.kick(signal);
+          return Promise.resolve();
+        });
+        if (failures > 0) log.info({ source: source.name, failures }, 'polling works again');
         failures = 0;
       } catch (error) {
-        if (!stopped()) {
+        if (!signal.aborted) {
           failures += 1;
-          waitMs = Math.min(maxWaitMs, intervalMs * 2 ** Math.min(failures - 1, 3));
+          waitMs = Math.min(8 * every, every * 2 ** Math.min(failures - 1, 3));
           if (failures === 1)
-            log.warn({ err: error, waitMs }, 'poll failed; backing off until it works again');
-          else log.debug({ err: error, failures, waitMs }, 'poll failed again');
+            log.warn(
+              { err: error, source: source.name, waitMs },
+              'poll failed; backing off until it works again',
+            );
+          else log.debug({ err: error, source: source.name, failures, waitMs }, 'poll failed again');
         }
       }
       await clock.sleep(waitMs, stopping.signal).catch(() => undefined);
     }
   };
-  const running = options.autoStart === false ? Promise.resolve() : loop();
+
+  const maintenance = async () => {
+    while (!stopped()) {
+      await clock.sleep(PURGE_EVERY_MS, stopping.signal).catch(() => undefined);
+      if (stopped() || leadership.state !== 'active') continue;
+      try {
+        const removed = await purgeExpiredRecords(db, clock.now());
+        if (removed > 0) log.debug({ removed }, 'purged expired announcement records');
+      } catch (error) {
+        log.warn({ err: error }, 'purging expired announcement records failed');
+      }
+    }
+  };
+
+  const running: Promise<unknown>[] = [];
+  if (options.autoStart !== false) {
+    running.push(
+      ready.then(() => leadership.run()),
+      ...sources.map((source) => ready.then(() => sourceLoop(source))),
+      maintenance(),
+    );
+  }
 
   let receiver: WebhookReceiver | undefined;
   let webhookError: string | undefined;
@@ -230,7 +304,9 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
         if (!kinds.isWanted(event, subscriptions)) return;
         // Already pending or done (polled, or delivered twice by the sender): acknowledged, not repeated.
         if (!(await repos.inbox.accept(event))) return;
-        if (client.isReady()) track(deliverer.deliverPending(stopping.signal));
+        // Any process may receive; only the worker delivers (a standby's event waits in the inbox for it).
+        const term = leadership.term;
+        if (term) outbox.kick(termSignal(term));
       },
     }).catch((error: unknown) => {
       // Only the receiver is lost (the sender retries; the poller still finds every event): said loudly.
@@ -248,6 +324,9 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
   return {
     webhook: receiver && { port: receiver.port, url: receiver.url },
     webhookError,
+    get state() {
+      return leadership.state;
+    },
     pollOnce,
     stats: {
       get quarantined() {
@@ -256,15 +335,17 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
     },
     flush: async () => {
       await ready;
-      await deliverer.deliverPending(stopping.signal);
+      await leadership.check();
+      const term = leadership.term;
+      if (term) await outbox.drain(termSignal(term));
     },
     stop() {
       shutdown ??= (async () => {
         stopping.abort(new Error('announcements stopped'));
         await receiver?.close();
-        await running;
-        await Promise.allSettled([...background]);
-        for (const lease of leases.values()) await lease.release().catch(() => undefined);
+        await Promise.allSettled(running);
+        await outbox.idle();
+        await leadership.stop();
       })();
       return shutdown;
     },

@@ -29,8 +29,13 @@ import type { Repositories } from './repositories.ts';
 export interface SourceRun {
   readonly subscriptions: readonly Subscription[];
   readonly signal: AbortSignal;
-  /** Delivers everything pending in the inbox. */
+  /**
+   * Has everything pending in the inbox delivered: in the worker's loops it starts the outbox and returns
+   * at once; in `pollOnce` (tests) it waits until delivered.
+   */
   deliver(): Promise<void>;
+  /** How long a source may spread its requests over (half its interval). */
+  readonly spreadMs: number;
 }
 
 export interface Source {
@@ -111,7 +116,7 @@ export class EventsFeed implements Source {
     for (;;) {
       run.signal.throwIfAborted();
       const page = await this.#fetch(after, types, run.signal);
-      const subscriptions = await repos.subscriptions.active();
+      const subscriptions = run.subscriptions;
       const now = clock.now();
       let stored = 0;
       for (const item of page.events) {
@@ -254,9 +259,8 @@ export class TurfFeed implements Source {
       Object.keys(owners).some((id) => !sameOwner(state.owners[id], owners[id]));
     if (!changed && events.length === 0) return;
 
-    const subscriptions = await repos.subscriptions.active();
     for (const event of events)
-      if (this.#deps.kinds.isWanted(event, subscriptions)) await repos.inbox.accept(event);
+      if (this.#deps.kinds.isWanted(event, run.subscriptions)) await repos.inbox.accept(event);
     await hook?.('stored', { eventKey: `turf:${version}` });
     const day = status.day ?? state.day;
     const next: TurfState = {

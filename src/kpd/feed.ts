@@ -5,7 +5,7 @@ import type { KpdCall, KpdLatestCalls } from '../api/schemas/index.ts';
 import { isUpstreamId, type Subscription } from '../announcements/model.ts';
 import type { Source, SourceDeps, SourceFactory, SourceRun } from '../announcements/sources.ts';
 import type { Services } from '../services.ts';
-import type { Namespace, Store } from '../store/index.ts';
+import type { Database } from '../db/index.ts';
 import { diffCalls, KPD_KEY_REASON, KPD_KIND, KPD_SOURCE } from '../announcements/kinds/kpd-events.ts';
 import { kpdKeys, type KpdKeyRepository } from './keys.ts';
 
@@ -16,20 +16,38 @@ const FeedStateSchema = z.object({
 });
 type FeedState = z.output<typeof FeedStateSchema>;
 
+/** The `kpd_feed_state` table: what the last poll of each guild saw. */
 export class KpdFeedState {
-  readonly #ns: Namespace;
+  readonly #db: Database;
 
-  constructor(store: Store) {
-    this.#ns = store.namespace('kpd-feed');
+  constructor(db: Database) {
+    this.#db = db;
   }
 
   async get(guildId: string): Promise<FeedState | undefined> {
-    const parsed = FeedStateSchema.safeParse(await this.#ns.get(guildId));
+    const row = await this.#db.kysely
+      .selectFrom('kpd_feed_state')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    let calls: unknown;
+    try {
+      calls = JSON.parse(row.calls);
+    } catch {
+      return undefined;
+    }
+    const parsed = FeedStateSchema.safeParse({ at: row.at, calls });
     return parsed.success ? parsed.data : undefined;
   }
 
   async set(guildId: string, state: FeedState): Promise<void> {
-    await this.#ns.set(guildId, state);
+    const values = { at: state.at, calls: JSON.stringify(state.calls) };
+    await this.#db.kysely
+      .insertInto('kpd_feed_state')
+      .values({ guild_id: guildId, ...values })
+      .onConflict((c) => c.column('guild_id').doUpdateSet(values))
+      .execute();
   }
 }
 
@@ -61,10 +79,13 @@ export class KpdFeed implements Source {
   readonly #keys: KpdKeyRepository;
   readonly #state: KpdFeedState;
 
-  constructor(deps: SourceDeps, keys: KpdKeyRepository, store: Store) {
+  readonly #concurrency: number;
+
+  constructor(deps: SourceDeps, keys: KpdKeyRepository, db: Database, concurrency = KPD_POLL_CONCURRENCY) {
     this.#deps = deps;
     this.#keys = keys;
-    this.#state = new KpdFeedState(store);
+    this.#state = new KpdFeedState(db);
+    this.#concurrency = concurrency;
   }
 
   wanted(subscriptions: readonly Subscription[]): boolean {
@@ -79,10 +100,23 @@ export class KpdFeed implements Source {
       byGuild.set(subscription.guildId, [...(byGuild.get(subscription.guildId) ?? []), subscription]);
     }
     const perKey = new Map<string, Promise<KpdLatestCalls>>();
-    for (const [guildId, subscriptions] of byGuild) {
-      run.signal.throwIfAborted();
-      await this.#pollGuild(guildId, subscriptions, perKey, run);
-    }
+    // Guilds are polled a few at a time (each with its own key, so each within its own limit); with many
+    // guilds, their starts are spread over half the interval rather than bunched at its beginning.
+    const guilds = [...byGuild];
+    const spacingMs = guilds.length > this.#concurrency ? run.spreadMs / guilds.length : 0;
+    const started = this.#deps.clock.now();
+    let next = 0;
+    const worker = async () => {
+      while (next < guilds.length) {
+        const index = next++;
+        const [guildId, subscriptions] = guilds[index] as [string, Subscription[]];
+        run.signal.throwIfAborted();
+        const wait = started + index * spacingMs - this.#deps.clock.now();
+        if (wait > 0) await this.#deps.clock.sleep(wait, run.signal);
+        await this.#pollGuild(guildId, subscriptions, perKey, run);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.#concurrency, guilds.length) }, worker));
     await run.deliver();
   }
 
@@ -124,10 +158,9 @@ export class KpdFeed implements Source {
     const calls = result.value;
     const state = await this.#state.get(guildId);
     if (state !== undefined) {
-      const active = await repos.subscriptions.active();
       let stored = 0;
       for (const event of diffCalls(guildId, state.calls, calls, now)) {
-        if (this.#deps.kinds.isWanted(event, active) && (await repos.inbox.accept(event))) stored += 1;
+        if (this.#deps.kinds.isWanted(event, subscriptions) && (await repos.inbox.accept(event))) stored += 1;
       }
       await hook?.('stored', { eventKey: `kpd:${guildId}` });
       log.debug({ guildId, calls: calls.length, stored }, 'kpd calls polled');
@@ -150,6 +183,9 @@ export class KpdFeed implements Source {
 }
 
 /** The KPD feed as `startAnnouncements` takes it (`src/bot.ts` hands it in), with the guilds' linked keys. */
-export function kpdSource(services: Pick<Services, 'store' | 'config'>): SourceFactory {
-  return (deps) => new KpdFeed(deps, kpdKeys(services), services.store);
+export function kpdSource(services: Pick<Services, 'db' | 'config'>): SourceFactory {
+  return (deps) => new KpdFeed(deps, kpdKeys(services), services.db);
 }
+
+/** Guilds whose latest calls are read at once. */
+export const KPD_POLL_CONCURRENCY = 8;

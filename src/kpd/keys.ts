@@ -8,7 +8,7 @@ import {
   type SealedSecret,
   type SecretKey,
 } from '../secrets/crypto.ts';
-import type { Namespace } from '../store/index.ts';
+import type { Database } from '../db/index.ts';
 
 /**
  * The developer keys moderators linked to their guilds (scope `kpd`), one per guild, stored sealed:
@@ -22,7 +22,6 @@ export interface StoredKpdKey extends SealedSecret {
 }
 
 export const KPD_KEY_PURPOSE = 'kpd-key';
-export const KPD_KEYS_NAMESPACE = 'kpd-keys';
 
 /** A key opened for use; call `forget()` when done (it unregisters the value from the redaction). */
 export interface OpenedKpdKey {
@@ -50,11 +49,85 @@ export interface KpdKeyAudit {
   readonly unreadable: readonly string[];
 }
 
+/** The `kpd_keys` table: one sealed record per guild. A record whose JSON is damaged reads as unreadable. */
+function isStoredKpdKey(record: unknown): record is StoredKpdKey {
+  if (!isSealedSecret(record)) return false;
+  const { linkedBy, linkedAt } = record as Partial<StoredKpdKey>;
+  return typeof linkedBy === 'string' && typeof linkedAt === 'number';
+}
+
+export class KpdKeyRecords {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  static #parse(row: { sealed: string; linked_by: string; linked_at: number }): unknown {
+    let sealed: unknown;
+    try {
+      sealed = JSON.parse(row.sealed);
+    } catch {
+      return {};
+    }
+    return typeof sealed === 'object' && sealed !== null
+      ? { ...sealed, linkedBy: row.linked_by, linkedAt: row.linked_at }
+      : {};
+  }
+
+  async get(guildId: string): Promise<unknown> {
+    const row = await this.#db.kysely
+      .selectFrom('kpd_keys')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .executeTakeFirst();
+    return row && KpdKeyRecords.#parse(row);
+  }
+
+  async set(guildId: string, record: StoredKpdKey): Promise<void> {
+    const { linkedBy, linkedAt, ...sealed } = record;
+    const values = {
+      sealed: JSON.stringify(sealed),
+      key_id: record.kid,
+      linked_by: linkedBy,
+      linked_at: linkedAt,
+    };
+    await this.#db.kysely
+      .insertInto('kpd_keys')
+      .values({ guild_id: guildId, ...values })
+      .onConflict((c) => c.column('guild_id').doUpdateSet(values))
+      .execute();
+  }
+
+  async delete(guildId: string): Promise<boolean> {
+    const result = await this.#db.kysely
+      .deleteFrom('kpd_keys')
+      .where('guild_id', '=', guildId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async has(guildId: string): Promise<boolean> {
+    const row = await this.#db.kysely
+      .selectFrom('kpd_keys')
+      .select('guild_id')
+      .where('guild_id', '=', guildId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Every record (one per guild that linked a key), for the start-up audit. */
+  async all(): Promise<Array<[guildId: string, record: unknown]>> {
+    const rows = await this.#db.kysely.selectFrom('kpd_keys').selectAll().execute();
+    return rows.map((row) => [row.guild_id, KpdKeyRecords.#parse(row)]);
+  }
+}
+
 export class KpdKeyRepository {
-  readonly #records: Namespace<StoredKpdKey>;
+  readonly #records: KpdKeyRecords;
   readonly #secret: SecretKey | undefined;
 
-  constructor(records: Namespace<StoredKpdKey>, secret: { readonly key?: Buffer; readonly keyId?: string }) {
+  constructor(records: KpdKeyRecords, secret: { readonly key?: Buffer; readonly keyId?: string }) {
     this.#records = records;
     this.#secret =
       secret.key !== undefined && secret.keyId !== undefined
@@ -88,7 +161,7 @@ export class KpdKeyRepository {
     if (secret === undefined) return { status: 'no_secret' };
     const record = await this.#records.get(guildId);
     if (record === undefined) return { status: 'missing' };
-    if (!isSealedSecret(record)) return { status: 'unreadable' };
+    if (!isStoredKpdKey(record)) return { status: 'unreadable' };
     let apiKey: string;
     try {
       apiKey = unseal(secret, record, { purpose: KPD_KEY_PURPOSE, owner: guildId });
@@ -127,7 +200,7 @@ export class KpdKeyRepository {
     const otherKey: Array<{ guildId: string; keyId: string }> = [];
     const unreadable: string[] = [];
     let total = 0;
-    for await (const [guildId, record] of this.#records.entries()) {
+    for (const [guildId, record] of await this.#records.all()) {
       total += 1;
       if (!isSealedSecret(record)) unreadable.push(guildId);
       else if (this.#secret === undefined || record.kid !== this.#secret.keyId) {
@@ -144,20 +217,15 @@ export class KpdKeyRepository {
   }
 }
 
-export function kpdKeys(services: Pick<Services, 'store' | 'config'>): KpdKeyRepository {
-  return new KpdKeyRepository(
-    services.store.namespace<StoredKpdKey>(KPD_KEYS_NAMESPACE),
-    services.config.secret,
-  );
+export function kpdKeys(services: Pick<Services, 'db' | 'config'>): KpdKeyRepository {
+  return new KpdKeyRepository(new KpdKeyRecords(services.db), services.config.secret);
 }
 
 /**
  * Logs the outcome of {@link KpdKeyRepository.audit} once (meant for start-up): how many linked keys
  * were sealed under another secret key and must be linked again. Guild ids and key ids only.
  */
-export async function reportKpdKeys(
-  services: Pick<Services, 'store' | 'config' | 'log'>,
-): Promise<KpdKeyAudit> {
+export async function reportKpdKeys(services: Pick<Services, 'db' | 'config' | 'log'>): Promise<KpdKeyAudit> {
   const audit = await kpdKeys(services).audit();
   const { log } = services;
   if (audit.otherKey.length > 0) {

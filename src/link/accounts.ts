@@ -8,8 +8,45 @@ export interface AccountLink {
   readonly linkedAt: number;
 }
 
-export function accountLinks(services: Pick<Services, 'store'>) {
-  return services.store.namespace<AccountLink>('links');
+/** The `account_links` table: one row per Discord user, indexed by player name too. */
+export class AccountLinks {
+  readonly #services: Pick<Services, 'db'>;
+
+  constructor(services: Pick<Services, 'db'>) {
+    this.#services = services;
+  }
+
+  get #k() {
+    return this.#services.db.kysely;
+  }
+
+  async get(userId: string): Promise<AccountLink | undefined> {
+    const row = await this.#k
+      .selectFrom('account_links')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row && { playerName: row.player_name, linkedAt: row.linked_at };
+  }
+
+  async set(userId: string, link: AccountLink): Promise<void> {
+    const values = { player_name: link.playerName, linked_at: link.linkedAt };
+    await this.#k
+      .insertInto('account_links')
+      .values({ user_id: userId, ...values })
+      .onConflict((c) => c.column('user_id').doUpdateSet(values))
+      .execute();
+  }
+
+  /** True when a link was removed. */
+  async delete(userId: string): Promise<boolean> {
+    const result = await this.#k.deleteFrom('account_links').where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}
+
+export function accountLinks(services: Pick<Services, 'db'>): AccountLinks {
+  return new AccountLinks(services);
 }
 
 /**
@@ -18,7 +55,7 @@ export function accountLinks(services: Pick<Services, 'store'>) {
  */
 export async function resolvePlayerName(
   interaction: Pick<ChatInputCommandInteraction, 'user'>,
-  services: Pick<Services, 'store'>,
+  services: Pick<Services, 'db'>,
   name: string | undefined,
 ): Promise<string> {
   const given = name?.trim();

@@ -3,6 +3,7 @@ import type { TierClient } from '../../src/api/client.ts';
 import type { KpdCall } from '../../src/api/schemas/index.ts';
 import { ANNOUNCEMENT_KINDS, KindRegistry } from '../../src/announcements/kinds/index.ts';
 import { openRepositories } from '../../src/announcements/repositories.ts';
+import { openDatabase } from '../../src/db/index.ts';
 import { TurfFeed, fromApiEvent } from '../../src/announcements/sources.ts';
 import type { Subscription } from '../../src/announcements/model.ts';
 import { diffCalls } from '../../src/announcements/kinds/kpd-events.ts';
@@ -45,7 +46,8 @@ describe('upstream values at the boundary', () => {
 
   it('ignores a turf status whose day is 1e13: no event, state unchanged, one warning', async () => {
     const store = await createStore('memory://', { purgeIntervalMs: 0 });
-    const repos = openRepositories(store);
+    const db = await openDatabase('sqlite://:memory:');
+    const repos = openRepositories(db, store);
     const { log, lines } = capturedLog();
     const owner = (clanId: number) => ({ clan_id: clanId, clan_name: `clan ${clanId}` });
     const replies: Record<string, unknown> = {
@@ -74,10 +76,12 @@ describe('upstream values at the boundary', () => {
       subscriptions: [subscription],
       signal: new AbortController().signal,
       deliver: () => Promise.resolve(),
+      spreadMs: 0,
     });
     expect(await repos.inbox.pending()).toEqual([]);
     expect(await repos.turf.get()).toEqual(state);
     expect(lines.filter((line) => line.level === 40)).toHaveLength(1);
     await store.close();
+    await db.close();
   });
 });

@@ -1,4 +1,4 @@
-import type { Client } from 'discord.js';
+import type { REST } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_DELIVERY_OPTIONS, Deliverer } from '../../src/announcements/delivery.ts';
 import { ANNOUNCEMENT_KINDS, KindRegistry } from '../../src/announcements/kinds/index.ts';
@@ -6,7 +6,8 @@ import type { AnnouncementEvent, Pending, Subscription } from '../../src/announc
 import { DeliveryRepository, openRepositories } from '../../src/announcements/repositories.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import { ManualClock } from '../support/clock.ts';
-import { capturedLog, flakyStore, translations, type FlakyStore } from './support.ts';
+import { openDatabase, type Database } from '../../src/db/index.ts';
+import { capturedLog, flakyDatabase, flakyStore, translations, type FlakyStore } from './support.ts';
 
 /**
  * Intent before post: the store fails between a send and its record, for less or more than Discord's
@@ -17,7 +18,7 @@ const NONCE_WINDOW_MS = 5 * 60_000;
 const START = Date.UTC(2026, 10, 21, 12, 0, 0);
 
 interface FakeDiscord {
-  readonly client: Client;
+  readonly discord: { rest: REST; guildLocale(guildId: string): string | undefined };
   readonly created: Array<{ id: string; channelId: string; nonce: unknown }>;
 }
 
@@ -36,8 +37,8 @@ function fakeDiscord(clock: ManualClock): FakeDiscord {
     nonces.set(key, { id, at: clock.now() });
     return Promise.resolve({ id, channel_id: channelId });
   };
-  const client = { rest: { post }, guilds: { cache: new Map() } } as unknown as Client;
-  return { client, created };
+  const discord = { rest: { post } as unknown as REST, guildLocale: () => undefined };
+  return { discord, created };
 }
 
 const subscription: Subscription = {
@@ -63,18 +64,23 @@ const event: AnnouncementEvent = {
 
 let inner: Store;
 let store: FlakyStore;
+let innerDb: Database;
+let db: Database;
 let clock: ManualClock;
 
 beforeEach(async () => {
   vi.useFakeTimers({ toFake: ['Date'], now: START });
   inner = await createStore('memory://', { purgeIntervalMs: 0 });
   store = flakyStore(inner);
+  innerDb = await openDatabase('sqlite://:memory:');
+  db = flakyDatabase(innerDb, store);
   clock = new ManualClock(START);
 });
 
 afterEach(async () => {
   vi.useRealTimers();
   await inner.close();
+  await innerDb.close();
 });
 
 async function advance(ms: number) {
@@ -85,8 +91,8 @@ async function advance(ms: number) {
 /** A deliverer whose store goes down right after the send (before the record), as the hook says. */
 function deliverer(discord: FakeDiscord, log = capturedLog().log, failAfterSend = true) {
   return new Deliverer({
-    client: discord.client,
-    repos: openRepositories(store),
+    discord: discord.discord,
+    repos: openRepositories(db, store),
     translations,
     clock,
     log,
@@ -100,7 +106,7 @@ function deliverer(discord: FakeDiscord, log = capturedLog().log, failAfterSend 
 }
 
 async function pendingEvent(): Promise<Pending> {
-  const repos = openRepositories(store);
+  const repos = openRepositories(db, store);
   await repos.inbox.accept(event);
   const pending = await repos.inbox.get(event.key);
   if (!pending) throw new Error('not stored');
@@ -122,7 +128,7 @@ describe('a store outage between a send and its record', () => {
       const again = deliverer(discord, log, false);
       expect(await again.deliver(pending, [subscription])).toBe('done');
       expect(discord.created).toHaveLength(1);
-      const repos = openRepositories(store);
+      const repos = openRepositories(db, store);
       expect(await repos.deliveries.get(DeliveryRepository.key(subscription.id, event.key))).toMatchObject({
         outcome: 'unconfirmed',
       });
@@ -144,7 +150,7 @@ describe('a store outage between a send and its record', () => {
     store.down = false;
     expect(await deliverer(discord, undefined, false).deliver(pending, [subscription])).toBe('done');
     expect(discord.created).toHaveLength(1);
-    const record = await openRepositories(store).deliveries.get(
+    const record = await openRepositories(db, store).deliveries.get(
       DeliveryRepository.key(subscription.id, event.key),
     );
     expect(record).toMatchObject({ outcome: 'sent', messageId: discord.created[0]?.id });

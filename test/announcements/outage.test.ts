@@ -1,6 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { capturedLog, flakyStore, posted, subscribeDirectly, until, useWorldPerTest } from './support.ts';
+import {
+  capturedLog,
+  flakyDatabase,
+  flakyStore,
+  posted,
+  subscribeDirectly,
+  until,
+  useWorldPerTest,
+} from './support.ts';
 
 /** The poll loop while the store stops answering: it backs off, keeps quiet, resumes, loses nothing. */
 const fixture = useWorldPerTest();
@@ -11,8 +19,11 @@ describe('a store outage under the poll loop', () => {
     const { world } = fixture;
     const { log, lines } = capturedLog();
     const store = flakyStore(world.store);
+    // The database fails on the same switch, and counts its own failures: the polls', which read it first.
+    const polls = { down: false, failures: 0 };
+    const db = flakyDatabase(world.db, polls);
     await subscribeDirectly(world, { kind: 'maps' });
-    const process = await fixture.start({ store, log, announcements: { autoStart: true } });
+    const process = await fixture.start({ store, db, log, announcements: { autoStart: true } });
     // The first poll pages through the history and leaves the cursor; then the loop sleeps.
     await until(
       async () => (await world.repos.cursors.get('types=map.featured,map.unfeatured')) !== undefined,
@@ -20,24 +31,35 @@ describe('a store outage under the poll loop', () => {
     await until(() => world.clock.sleepers > 0);
 
     store.down = true;
+    polls.down = true;
     const map = world.sandbox.world.maps.find((m) => m.hidden === null && !m.featured)!;
     await world.clock.advance(1_000);
     world.sandbox.events.publish('map.featured', map.id);
-    const failuresBefore = store.failures;
+    const failuresBefore = polls.failures;
     // Ten minutes of outage, woken every interval.
     for (let step = 0; step < 30; step += 1) {
       await world.clock.advance(INTERVAL_MS);
       await until(() => world.clock.sleepers > 0);
     }
-    const attempts = store.failures - failuresBefore;
-    // Without backoff this is 30 polls (one per interval); with it, a handful.
+    const attempts = polls.failures - failuresBefore;
+    // Without backoff this is 30 polls of each source (one per interval); with it, a handful.
     expect(attempts).toBeGreaterThan(0);
-    expect(attempts).toBeLessThanOrEqual(8);
+    expect(attempts).toBeLessThanOrEqual(16);
+    // One warning per part that met the outage (each source's poll loop, the worker lease), not per try.
     const warnings = lines.filter((line) => (line.level as number) >= 40);
-    expect(warnings).toHaveLength(1);
+    const pollWarnings = warnings.filter((line) => String(line.msg).startsWith('poll failed'));
+    const sources = pollWarnings.map((line) => String(line.source));
+    expect(sources.length).toBeGreaterThan(0);
+    expect(new Set(sources).size).toBe(sources.length);
+    // The lease could not be renewed: this process worked on until it would have expired, then stood by.
+    expect(warnings.filter((line) => !pollWarnings.includes(line)).map((line) => line.msg)).toEqual([
+      'could not check the worker lease',
+      'lost the worker lease; standing by',
+    ]);
     expect(posted(world)).toHaveLength(0);
 
     store.down = false;
+    polls.down = false;
     for (let step = 0; step < 2_000 && posted(world).length === 0; step += 1) {
       await sleep(2);
       await world.clock.advance(1_000);
@@ -51,6 +73,10 @@ describe('a store outage under the poll loop', () => {
     }
     await process.announcements.flush();
     expect(posted(world)).toHaveLength(1);
-    expect(lines.filter((line) => line.msg === 'polling works again')).toHaveLength(1);
+    // Each source that said it failed says once that it works again.
+    const recovered = lines
+      .filter((line) => line.msg === 'polling works again')
+      .map((line) => String(line.source));
+    expect(recovered.sort()).toEqual([...sources].sort());
   });
 });

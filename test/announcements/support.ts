@@ -25,6 +25,7 @@ import { InteractionRouter } from '../../src/discord/interactions.ts';
 import { localizeCommand } from '../../src/discord/localize.ts';
 import { NameIndex } from '../../src/names/index.ts';
 import {
+  discordTarget,
   startAnnouncements,
   type AnnouncementOptions,
   type Announcements,
@@ -32,6 +33,8 @@ import {
 import { ANNOUNCEMENT_KINDS } from '../../src/announcements/kinds/index.ts';
 import type { Subscription } from '../../src/announcements/model.ts';
 import { kpdSource } from '../../src/kpd/feed.ts';
+import { openDatabase, type Database } from '../../src/db/index.ts';
+import type { KyselyPlugin } from 'kysely';
 import { openRepositories, type Repositories } from '../../src/announcements/repositories.ts';
 import { Translations } from '../../src/i18n/index.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/dev/sandbox/index.ts';
@@ -78,6 +81,8 @@ export interface WorldOptions {
   readonly sandbox?: Omit<SandboxOptions, 'now'>;
   readonly discord?: DiscordStandinOptions;
   readonly store?: Store;
+  /** The database the processes share; a private in-memory SQLite one by default. */
+  readonly db?: Database;
   readonly env?: Readonly<Record<string, string>>;
 }
 
@@ -87,6 +92,7 @@ export interface World {
   readonly sandbox: Sandbox;
   readonly discord: DiscordStandin;
   readonly store: Store;
+  readonly db: Database;
   readonly repos: Repositories;
   readonly config: Config;
   readonly guildId: string;
@@ -101,6 +107,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const sandbox = await startSandbox({ ...options.sandbox, now: () => clock.now() });
   const discord = await startDiscordStandin(options.discord);
   const store = options.store ?? (await createStore('memory://', { purgeIntervalMs: 0 }));
+  const db = options.db ?? (await openDatabase('sqlite://:memory:'));
   const guild = discord.addGuild({ name: 'Arena', preferredLocale: 'en-US' });
   const channel = discord.addChannel(guild.id, { name: 'announcements' });
   const config = loadConfig(
@@ -111,7 +118,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     sandbox,
     discord,
     store,
-    repos: openRepositories(store),
+    db,
+    repos: openRepositories(db, store),
     config,
     guildId: guild.id,
     channelId: channel.id,
@@ -120,6 +128,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       await discord.close();
       await sandbox.close();
       if (!options.store) await store.close();
+      if (!options.db) await db.close();
     },
   };
 }
@@ -135,6 +144,7 @@ export interface Process {
 
 export interface ProcessOptions {
   readonly store?: Store;
+  readonly db?: Database;
   readonly clock?: Clock;
   readonly announcements?: AnnouncementOptions;
   readonly config?: Config;
@@ -146,6 +156,7 @@ export interface ProcessOptions {
 
 export async function startProcess(world: World, options: ProcessOptions = {}): Promise<Process> {
   const store = options.store ?? world.store;
+  const db = options.db ?? world.db;
   const clock = options.clock ?? world.clock;
   const config = options.config ?? world.config;
   const api = new TierClient({
@@ -157,6 +168,7 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
   const services: Services = {
     api,
     store,
+    db,
     translations: options.translations ?? translations,
     names: new NameIndex(store.namespace<string>('names')),
     config,
@@ -170,7 +182,7 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
   await client.login(world.discord.token);
   await ready;
   const announcements = await startAnnouncements({
-    client,
+    discord: discordTarget(client),
     services,
     config,
     kinds: ANNOUNCEMENT_KINDS,
@@ -433,4 +445,22 @@ export async function startRedis(): Promise<{ url: string; stop(): Promise<void>
   }
   await stop();
   throw new Error('redis-server did not start');
+}
+
+/**
+ * `inner` failing as the flaky store does, on the same switch: while `flaky.down`, every query rejects
+ * with a StoreError before it reaches the database (a Kysely plugin sees every query first).
+ */
+export function flakyDatabase(inner: Database, flaky: Pick<FlakyStore, 'down' | 'failures'>): Database {
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      if (flaky.down) {
+        flaky.failures += 1;
+        throw new StoreError('the store is not answering');
+      }
+      return args.node;
+    },
+    transformResult: (args) => Promise.resolve(args.result),
+  };
+  return { ...inner, kysely: inner.kysely.withPlugin(plugin), ping: () => Promise.resolve(!flaky.down) };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KPD_KEYS_NAMESPACE, KpdKeyRepository, type StoredKpdKey } from '../../src/kpd/keys.ts';
+import { KpdKeyRecords, KpdKeyRepository, type StoredKpdKey } from '../../src/kpd/keys.ts';
 import { MANAGE_GUILD, startHarness, type Harness } from '../secrets/harness.ts';
 
 /** `/kpd` through the real bot, the Discord stand-in and the sandbox. */
@@ -18,7 +18,7 @@ const description = (message: { embeds: Array<{ description?: string }> }) =>
   message.embeds[0]?.description ?? '';
 
 function records() {
-  return h.bot.services.store.namespace<StoredKpdKey>(KPD_KEYS_NAMESPACE);
+  return new KpdKeyRecords(h.bot.services.db);
 }
 
 describe('/kpd', () => {
@@ -79,7 +79,7 @@ describe('/kpd', () => {
     const rotated = await h.command('kpd', 'calls', {}, mod).final();
     expect(description(rotated)).toContain('no longer has');
 
-    const record = await records().get(h.guild.id);
+    const record = (await records().get(h.guild.id)) as StoredKpdKey | undefined;
     await records().set(h.guild.id, { ...record!, kid: secret.keyId!, ct: record!.ct.slice(4) });
     const damaged = await h.command('kpd', 'calls', {}, mod).final();
     expect(description(damaged)).toContain('cannot be read');

@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KpdCall } from '../../src/api/schemas/index.ts';
-import { startAnnouncements, type Announcements } from '../../src/announcements/index.ts';
+import { discordTarget, startAnnouncements, type Announcements } from '../../src/announcements/index.ts';
 import { ANNOUNCEMENT_KINDS } from '../../src/announcements/kinds/index.ts';
 import { kpdSource } from '../../src/kpd/feed.ts';
 import { SubscriptionRepository } from '../../src/announcements/repositories.ts';
@@ -29,7 +29,7 @@ beforeAll(async () => {
   h.standin.setBotPermissions(h.guild.id, channelId, CAN_POST);
   const { client, services } = h.bot;
   announcements = await startAnnouncements({
-    client,
+    discord: discordTarget(client),
     services,
     config: services.config,
     kinds: ANNOUNCEMENT_KINDS,
@@ -127,7 +127,7 @@ describe('/subscribe kpd', () => {
   it('disables the subscription, with the reason, when the key stops working', async () => {
     await h.command('kpd', 'unlink', {}, mod).final();
     await announcements.pollOnce();
-    const [subscription] = await new SubscriptionRepository(h.bot.services.store).forGuild(h.guild.id);
+    const [subscription] = await new SubscriptionRepository(h.bot.services.db).forGuild(h.guild.id);
     expect(subscription?.state).toMatchObject({ status: 'disabled', reason: 'kpdKey' });
     const list = await h.command('subscriptions', undefined, {}, mod).final();
     expect(JSON.stringify(list.embeds)).toContain('KPD key stopped working');

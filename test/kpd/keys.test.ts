@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   keyStatusMessage,
-  KPD_KEYS_NAMESPACE,
+  KpdKeyRecords,
   KpdKeyRepository,
   looksLikeDeveloperKey,
   reportKpdKeys,
@@ -15,6 +15,7 @@ import {
 import { scrubSecrets } from '../../src/log/index.ts';
 import { keyPrefix } from '../../src/secrets/mask.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
+import { openDatabase, type Database } from '../../src/db/index.ts';
 
 const secret = { key: randomBytes(32), keyId: 'k1k1k1k1' };
 const apiKey = `kr_${randomBytes(20).toString('hex')}`;
@@ -25,18 +26,22 @@ let store: Store;
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
+let db: Database;
 beforeEach(async () => {
   store = await createStore('memory://', { purgeIntervalMs: 0 });
+  db = await openDatabase('sqlite://:memory:');
 });
-afterEach(async () => store.close());
+afterEach(async () => {
+  await store.close();
+  await db.close();
+});
 
-const repo = (s: { key?: Buffer; keyId?: string } = secret) =>
-  new KpdKeyRepository(store.namespace<StoredKpdKey>(KPD_KEYS_NAMESPACE), s);
+const repo = (s: { key?: Buffer; keyId?: string } = secret) => new KpdKeyRepository(new KpdKeyRecords(db), s);
 
 describe('KpdKeyRepository', () => {
   it('stores a key sealed and opens it for its guild', async () => {
     await repo().save(GUILD, apiKey, '42', 1000);
-    const stored = await store.namespace<StoredKpdKey>(KPD_KEYS_NAMESPACE).get(GUILD);
+    const stored = await new KpdKeyRecords(db).get(GUILD);
     expect(stored).toMatchObject({ v: 1, kid: secret.keyId, linkedBy: '42', linkedAt: 1000 });
     expect(JSON.stringify(stored)).not.toContain(apiKey);
     expect(JSON.stringify(stored)).not.toContain(apiKey.slice(3, 12));
@@ -70,9 +75,9 @@ describe('KpdKeyRepository', () => {
 
   it('refuses to open a record copied to another guild', async () => {
     await repo().save(GUILD, apiKey, '42', 1000);
-    const records = store.namespace<StoredKpdKey>(KPD_KEYS_NAMESPACE);
-    const record = await records.get(GUILD);
-    await records.set(OTHER_GUILD, record!);
+    const records = new KpdKeyRecords(db);
+    const record = (await records.get(GUILD)) as StoredKpdKey;
+    await records.set(OTHER_GUILD, record);
     expect(await repo().open(OTHER_GUILD)).toEqual({ status: 'unreadable' });
   });
 
@@ -95,7 +100,16 @@ describe('KpdKeyRepository', () => {
   });
 
   it('calls a damaged record unreadable', async () => {
-    await store.namespace(KPD_KEYS_NAMESPACE).set(GUILD, { v: 1, kid: secret.keyId, iv: 'x' });
+    await db.kysely
+      .insertInto('kpd_keys')
+      .values({
+        guild_id: GUILD,
+        sealed: JSON.stringify({ v: 1, kid: secret.keyId, iv: 'x' }),
+        key_id: 'x',
+        linked_by: '42',
+        linked_at: 1,
+      })
+      .execute();
     expect(await repo().open(GUILD)).toEqual({ status: 'unreadable' });
     expect((await repo().audit()).unreadable).toEqual([GUILD]);
   });
@@ -105,7 +119,7 @@ describe('KpdKeyRepository', () => {
     const lines: string[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
     const rotated = { key: randomBytes(32), keyId: 'k2k2k2k2' };
-    const audit = await reportKpdKeys({ store, log, config: { secret: rotated } as never });
+    const audit = await reportKpdKeys({ db, log, config: { secret: rotated } as never });
     expect(audit.otherKey).toHaveLength(1);
     const output = lines.join('');
     expect(output).toContain(GUILD);
@@ -114,12 +128,12 @@ describe('KpdKeyRepository', () => {
   });
 });
 
-describe('a sqlite store file', () => {
+describe('a sqlite database file', () => {
   it('holds no byte of the linked key in plaintext', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'killfeed-kpd-'));
     dirs.push(dir);
-    const sqlite = await createStore(`sqlite://${join(dir, 'bot.sqlite')}`, { purgeIntervalMs: 0 });
-    const repository = new KpdKeyRepository(sqlite.namespace<StoredKpdKey>(KPD_KEYS_NAMESPACE), secret);
+    const sqlite = await openDatabase(`sqlite://${join(dir, 'bot.sqlite')}`);
+    const repository = new KpdKeyRepository(new KpdKeyRecords(sqlite), secret);
     await repository.save(GUILD, apiKey, '42', 1000);
     await repository.save(OTHER_GUILD, apiKey, '42', 1000);
     const opened = await repository.open(GUILD);
@@ -129,7 +143,7 @@ describe('a sqlite store file', () => {
     const bytes = Buffer.concat(readdirSync(dir).map((file) => readFileSync(join(dir, file))));
     expect(bytes.includes(Buffer.from(apiKey))).toBe(false);
     expect(bytes.includes(Buffer.from(apiKey.slice(3, 15)))).toBe(false);
-    expect(bytes.includes(Buffer.from('kpd-keys'))).toBe(true);
+    expect(bytes.includes(Buffer.from('kpd_keys'))).toBe(true);
   });
 });
 

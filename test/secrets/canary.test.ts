@@ -1,11 +1,11 @@
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLinks } from '../../src/link/accounts.ts';
-import { startAnnouncements } from '../../src/announcements/index.ts';
+import { discordTarget, startAnnouncements } from '../../src/announcements/index.ts';
 import { ANNOUNCEMENT_KINDS } from '../../src/announcements/kinds/index.ts';
 import { kpdSource } from '../../src/kpd/feed.ts';
 import { SubscriptionRepository } from '../../src/announcements/repositories.ts';
-import { KPD_KEYS_NAMESPACE } from '../../src/kpd/keys.ts';
+import { KpdKeyRecords } from '../../src/kpd/keys.ts';
 import type { KpdCall as WorldCall } from '../../src/dev/sandbox/index.ts';
 import type { MessageRecord } from '../../src/dev/standin/index.ts';
 import { makeJwt } from '../support/jwt.ts';
@@ -86,7 +86,7 @@ describe('the canary', () => {
       expect(description(noScope)).toContain('accepted this key');
       const revoked = await keep(h.throughModal('kpd', 'link', sandbox.keys.revoked, {}, mod));
       expect(description(revoked)).toContain('invalid or revoked');
-      expect(await h.bot.services.store.namespace(KPD_KEYS_NAMESPACE).has(guild.id)).toBe(false);
+      expect(await new KpdKeyRecords(h.bot.services.db).has(guild.id)).toBe(false);
 
       const linked = await keep(h.throughModal('kpd', 'link', sandbox.keys.kpd, {}, mod));
       expect(linked.flags & EPHEMERAL).toBe(EPHEMERAL);
@@ -159,7 +159,7 @@ describe('the canary', () => {
       standin.setBotPermissions(guild.id, channelId, CAN_POST);
       const { client, services } = h.bot;
       const announcements = await startAnnouncements({
-        client,
+        discord: discordTarget(client),
         services,
         config: services.config,
         kinds: ANNOUNCEMENT_KINDS,
@@ -198,7 +198,7 @@ describe('the canary', () => {
       const notLinked = await keep(h.command('kpd', 'calls', {}, mod).final());
       expect(description(notLinked)).toContain('no linked KPD key');
       await announcements.pollOnce();
-      const [subscription] = await new SubscriptionRepository(services.store).forGuild(guild.id);
+      const [subscription] = await new SubscriptionRepository(services.db).forGuild(guild.id);
       expect(subscription?.state).toMatchObject({ status: 'disabled', reason: 'kpdKey' });
       await announcements.stop();
 
@@ -230,7 +230,7 @@ describe('the canary', () => {
         'sqlite store': h.storeBytes().toString('latin1'),
       };
       expect(places['log lines']!.length).toBeGreaterThan(1000);
-      expect(places['sqlite store']).toContain(KPD_KEYS_NAMESPACE);
+      expect(places['sqlite store']).toContain('kpd_keys');
       const leaks: string[] = [];
       for (const [place, text] of Object.entries(places)) {
         for (const [name, parts] of Object.entries(secrets)) {

@@ -109,10 +109,13 @@ export async function startHarness(
     bot = await startTestBot(sandbox, standin, {
       env: {
         STORE_URL: `sqlite://${join(storeDir, 'bot.sqlite')}`,
+        DATABASE_URL: `sqlite://${join(storeDir, 'killfeed.sqlite')}`,
         ...(secretKey ? { SECRET_KEY: secretKey.toString('base64') } : {}),
         LOG_LEVEL: 'trace',
       },
       logger,
+      // Tests that need announcements start their own, on a schedule they drive (pollOnce).
+      announcements: false,
     });
   } catch (error) {
     await Promise.all([standin.close(), sandbox.close()]);

@@ -83,6 +83,7 @@ export function stackEnvironment(
     GAME_MATCHMAKER_URL: sandbox.urls.matchmaker,
     GAME_API_KEY: sandbox.keys.default,
     STORE_URL: 'memory://',
+    DATABASE_URL: 'sqlite://:memory:',
     LOG_LEVEL: 'warn',
     ...extra,
   };

@@ -1,0 +1,64 @@
+import type { Logger } from 'pino';
+
+/**
+ * The fan-out, beside the pollers rather than inside them: a poll stores what it found in the inbox and
+ * kicks the outbox, which delivers in its own passes, one at a time. A kick during a pass asks for one
+ * more pass after it (kicks in between fold into that one), so a 10,000-channel announcement never holds
+ * up the next poll, and nothing stored is left behind.
+ */
+export class Outbox {
+  readonly #pass: (signal: AbortSignal) => Promise<void>;
+  readonly #log: Logger;
+  #running: Promise<void> | undefined;
+  #again = false;
+  #signal: AbortSignal | undefined;
+
+  constructor(pass: (signal: AbortSignal) => Promise<void>, log: Logger) {
+    this.#pass = pass;
+    this.#log = log;
+  }
+
+  /** Whether a pass is running now. */
+  get busy(): boolean {
+    return this.#running !== undefined;
+  }
+
+  /** Starts a pass now, or one more after the current one; returns at once. */
+  kick(signal: AbortSignal): void {
+    void this.#start(signal).catch((error: unknown) => {
+      if (!signal.aborted) this.#log.warn({ err: error }, 'announcement delivery failed; retried next pass');
+    });
+  }
+
+  /** Delivers everything pending now and waits for it; rejects with the pass's failure. */
+  async drain(signal: AbortSignal): Promise<void> {
+    await this.#start(signal);
+  }
+
+  /** Waits for the running pass (and the one asked for after it), if any, without failing. */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running.catch(() => undefined);
+  }
+
+  #start(signal: AbortSignal): Promise<void> {
+    this.#signal = signal;
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    const running = (async () => {
+      try {
+        do {
+          this.#again = false;
+          const current = this.#signal ?? signal;
+          current.throwIfAborted();
+          await this.#pass(current);
+        } while (this.#again);
+      } finally {
+        this.#running = undefined;
+      }
+    })();
+    this.#running = running;
+    return running;
+  }
+}

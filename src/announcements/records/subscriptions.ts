@@ -1,0 +1,229 @@
+import { randomInt } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import type { SubscriptionsTable } from '../../db/schema.ts';
+import { SubscriptionSchema, type DisableReason, type Subscription } from '../model.ts';
+
+/**
+ * Subscriptions in the `subscriptions` table. A guild's subscriptions are found through its unique
+ * indexes (guild, identity) and (guild, slot); the active ones through (status, kind). The per-guild
+ * limit and the one-per-identity rule are the database's constraints, so they hold under any
+ * concurrency, across processes: no read-then-write decides them.
+ */
+
+/** Letters and digits that cannot be mistaken for one another when typed from a list. */
+const ID_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+const ID_LENGTH = 6;
+
+/** What {@link SubscriptionRepository.add} did. */
+export type AddResult =
+  | { readonly status: 'created'; readonly subscription: Subscription }
+  /** Another subscription has the same identity (or is being made with it right now). */
+  | { readonly status: 'exists' }
+  /** The server has no free place left. */
+  | { readonly status: 'limit' };
+
+type Row = Selectable<SubscriptionsTable>;
+
+function freshId(): string {
+  return Array.from({ length: ID_LENGTH }, () => ID_ALPHABET[randomInt(ID_ALPHABET.length)]).join('');
+}
+
+function parseOptions(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A row as a subscription; a row that does not parse (damaged by hand) is skipped, never trusted. */
+export function fromRow(row: Row): Subscription | undefined {
+  const state =
+    row.status === 'active'
+      ? { status: 'active' }
+      : { status: 'disabled', reason: row.disabled_reason, code: row.disabled_code, at: row.disabled_at };
+  const parsed = SubscriptionSchema.safeParse({
+    id: row.id,
+    guildId: row.guild_id,
+    channelId: row.channel_id,
+    kind: row.kind,
+    options: parseOptions(row.options),
+    locale: row.locale,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    since: row.since,
+    state,
+    slot: row.slot,
+    identity: row.identity,
+  });
+  return parsed.success ? parsed.data : undefined;
+}
+
+export function toRow(subscription: Subscription & { slot: number; identity: string }): Row {
+  const { state } = subscription;
+  return {
+    id: subscription.id,
+    guild_id: subscription.guildId,
+    channel_id: subscription.channelId,
+    kind: subscription.kind,
+    options: JSON.stringify(subscription.options),
+    locale: subscription.locale,
+    created_by: subscription.createdBy,
+    created_at: subscription.createdAt,
+    since: subscription.since,
+    status: state.status,
+    disabled_reason: state.status === 'disabled' ? state.reason : null,
+    disabled_code: state.status === 'disabled' ? state.code : null,
+    disabled_at: state.status === 'disabled' ? state.at : null,
+    identity: subscription.identity,
+    slot: subscription.slot,
+  };
+}
+
+function parsed(rows: readonly Row[]): Subscription[] {
+  const out: Subscription[] = [];
+  for (const row of rows) {
+    const subscription = fromRow(row);
+    if (subscription) out.push(subscription);
+  }
+  return out;
+}
+
+export class SubscriptionRepository {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  get #k() {
+    return this.#db.kysely;
+  }
+
+  async get(id: string): Promise<Subscription | undefined> {
+    const row = await this.#k.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  /** Every subscription, oldest first (tools and tests; the bot itself never needs all of them). */
+  async all(): Promise<Subscription[]> {
+    return parsed(
+      await this.#k.selectFrom('subscriptions').selectAll().orderBy('created_at').orderBy('id').execute(),
+    );
+  }
+
+  /** The active subscriptions, oldest first: one indexed read per poll cycle. */
+  async active(): Promise<Subscription[]> {
+    return parsed(
+      await this.#k
+        .selectFrom('subscriptions')
+        .selectAll()
+        .where('status', '=', 'active')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+    );
+  }
+
+  /** One guild's subscriptions, oldest first: reads that guild's rows only. */
+  async forGuild(guildId: string): Promise<Subscription[]> {
+    const rows = await this.#k
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .execute();
+    return parsed(rows).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+  }
+
+  /** The guilds that have at least one subscription. */
+  async guildIds(): Promise<string[]> {
+    const rows = await this.#k.selectFrom('subscriptions').select('guild_id').distinct().execute();
+    return rows.map((row) => row.guild_id);
+  }
+
+  /**
+   * Saves a new subscription with no limit and no uniqueness rule of its own (tools, tests and
+   * benchmarks; /subscribe uses {@link add}): it takes the guild's next place and a private identity.
+   */
+  async create(fields: Omit<Subscription, 'id' | 'slot' | 'identity'>): Promise<Subscription> {
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const id = freshId();
+      const top = await this.#k
+        .selectFrom('subscriptions')
+        .select((eb) => eb.fn.max('slot').as('slot'))
+        .where('guild_id', '=', fields.guildId)
+        .executeTakeFirst();
+      const slot = top?.slot === null || top?.slot === undefined ? 0 : Number(top.slot) + 1;
+      const subscription = { ...fields, id, slot, identity: `unchecked:${id}` };
+      if (await this.#insert(subscription)) return subscription;
+    }
+    throw new Error('could not find a free place for a subscription');
+  }
+
+  /**
+   * Saves a new subscription unless one with the same `identity` exists in the guild, or the guild has
+   * `limit` subscriptions already. It takes the lowest free place below `limit`; the unique indexes on
+   * (guild, identity) and (guild, slot) decide between concurrent callers: a caller whose insert conflicts
+   * looks again. Each round, some caller wins a place, so a caller looks at most `limit` times more.
+   */
+  async add(
+    fields: Omit<Subscription, 'id' | 'slot' | 'identity'>,
+    identity: string,
+    limit: number,
+  ): Promise<AddResult> {
+    for (let round = 0; round <= limit + 16; round += 1) {
+      const taken = await this.#k
+        .selectFrom('subscriptions')
+        .select(['slot', 'identity'])
+        .where('guild_id', '=', fields.guildId)
+        .execute();
+      if (taken.some((row) => row.identity === identity)) return { status: 'exists' };
+      const used = new Set(taken.map((row) => row.slot));
+      let slot = 0;
+      while (slot < limit && used.has(slot)) slot += 1;
+      if (slot >= limit) return { status: 'limit' };
+      const subscription = { ...fields, id: freshId(), slot, identity };
+      if (await this.#insert(subscription)) return { status: 'created', subscription };
+    }
+    throw new Error('the guild kept changing while a subscription was added');
+  }
+
+  /** True when the row went in; false when a unique key (id, identity or place) was taken. */
+  async #insert(subscription: Subscription & { slot: number; identity: string }): Promise<boolean> {
+    const result = await this.#k
+      .insertInto('subscriptions')
+      .values(toRow(subscription))
+      .onConflict((conflict) => conflict.doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  }
+
+  /** Writes its fields back (its place and identity stay what they are). */
+  async save(subscription: Subscription): Promise<void> {
+    const {
+      id,
+      slot: _slot,
+      identity: _identity,
+      ...rest
+    } = toRow({ ...subscription, slot: 0, identity: '' });
+    await this.#k.updateTable('subscriptions').set(rest).where('id', '=', id).execute();
+  }
+
+  /** Removes it, which frees its place and its identity. */
+  async delete(id: string): Promise<boolean> {
+    const result = await this.#k.deleteFrom('subscriptions').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Marks it disabled with the Discord error that made it so; true when this call disabled it. */
+  async disable(id: string, reason: DisableReason, code: number, at: number): Promise<boolean> {
+    const result = await this.#k
+      .updateTable('subscriptions')
+      .set({ status: 'disabled', disabled_reason: reason, disabled_code: code, disabled_at: at })
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

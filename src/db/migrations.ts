@@ -1,0 +1,186 @@
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/**
+ * The schema's history, oldest first, the same on SQLite and PostgreSQL. A migration is never edited once
+ * released: a change is a new entry. They are listed here rather than read from a folder, so that the
+ * compiled bot carries them and no file lookup can miss one.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
+type Db = Kysely<any>;
+
+const time = 'bigint';
+
+async function initial(db: Db): Promise<void> {
+  await db.schema
+    .createTable('subscriptions')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('guild_id', 'text', (c) => c.notNull())
+    .addColumn('channel_id', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('options', 'text', (c) => c.notNull())
+    .addColumn('locale', 'text', (c) => c.notNull())
+    .addColumn('created_by', 'text', (c) => c.notNull())
+    .addColumn('created_at', time, (c) => c.notNull())
+    .addColumn('since', time, (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('disabled_reason', 'text')
+    .addColumn('disabled_code', 'integer')
+    .addColumn('disabled_at', time)
+    .addColumn('identity', 'text', (c) => c.notNull())
+    .addColumn('slot', 'integer', (c) => c.notNull())
+    .addUniqueConstraint('subscriptions_guild_identity', ['guild_id', 'identity'])
+    .addUniqueConstraint('subscriptions_guild_slot', ['guild_id', 'slot'])
+    .execute();
+  await db.schema
+    .createIndex('subscriptions_status_kind')
+    .on('subscriptions')
+    .columns(['status', 'kind'])
+    .execute();
+
+  await db.schema
+    .createTable('cursors')
+    .addColumn('filter_key', 'text', (c) => c.primaryKey())
+    .addColumn('after_id', time, (c) => c.notNull())
+    .addColumn('at', time, (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('inbox')
+    .addColumn('event_key', 'text', (c) => c.primaryKey())
+    .addColumn('event', 'text', (c) => c.notNull())
+    .addColumn('at', time, (c) => c.notNull())
+    .addColumn('attempts', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('inbox_at').on('inbox').columns(['at', 'event_key']).execute();
+
+  for (const table of ['events_done', 'quarantine'] as const) {
+    let builder = db.schema.createTable(table).addColumn('event_key', 'text', (c) => c.primaryKey());
+    builder =
+      table === 'events_done'
+        ? builder.addColumn('done_at', time, (c) => c.notNull())
+        : builder
+            .addColumn('event', 'text', (c) => c.notNull())
+            .addColumn('reason', 'text', (c) => c.notNull())
+            .addColumn('at', time, (c) => c.notNull());
+    await builder.addColumn('expires_at', time, (c) => c.notNull()).execute();
+    await db.schema.createIndex(`${table}_expires`).on(table).column('expires_at').execute();
+  }
+
+  await db.schema
+    .createTable('deliveries')
+    .addColumn('subscription_id', 'text', (c) => c.notNull())
+    .addColumn('event_key', 'text', (c) => c.notNull())
+    .addColumn('outcome', 'text', (c) => c.notNull())
+    .addColumn('message_id', 'text')
+    .addColumn('at', time, (c) => c.notNull())
+    .addColumn('expires_at', time, (c) => c.notNull())
+    .addPrimaryKeyConstraint('deliveries_pk', ['subscription_id', 'event_key'])
+    .execute();
+  await db.schema.createIndex('deliveries_expires').on('deliveries').column('expires_at').execute();
+
+  await db.schema
+    .createTable('delivery_intents')
+    .addColumn('subscription_id', 'text', (c) => c.notNull())
+    .addColumn('event_key', 'text', (c) => c.notNull())
+    .addColumn('at', time, (c) => c.notNull())
+    .addColumn('expires_at', time, (c) => c.notNull())
+    .addPrimaryKeyConstraint('delivery_intents_pk', ['subscription_id', 'event_key'])
+    .execute();
+  await db.schema
+    .createIndex('delivery_intents_expires')
+    .on('delivery_intents')
+    .column('expires_at')
+    .execute();
+
+  await db.schema
+    .createTable('announcement_refs')
+    .addColumn('subscription_id', 'text', (c) => c.notNull())
+    .addColumn('ref', 'text', (c) => c.notNull())
+    .addColumn('message_id', 'text', (c) => c.notNull())
+    .addColumn('channel_id', 'text', (c) => c.notNull())
+    .addColumn('event_key', 'text', (c) => c.notNull())
+    .addColumn('at', time, (c) => c.notNull())
+    .addColumn('expires_at', time, (c) => c.notNull())
+    .addPrimaryKeyConstraint('announcement_refs_pk', ['subscription_id', 'ref'])
+    .execute();
+  await db.schema
+    .createIndex('announcement_refs_expires')
+    .on('announcement_refs')
+    .column('expires_at')
+    .execute();
+
+  await db.schema
+    .createTable('turf_state')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('version', 'integer', (c) => c.notNull())
+    .addColumn('day', 'integer')
+    .addColumn('owners', 'text', (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('account_links')
+    .addColumn('user_id', 'text', (c) => c.primaryKey())
+    .addColumn('player_name', 'text', (c) => c.notNull())
+    .addColumn('linked_at', time, (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('account_links_player').on('account_links').column('player_name').execute();
+
+  await db.schema
+    .createTable('kpd_keys')
+    .addColumn('guild_id', 'text', (c) => c.primaryKey())
+    .addColumn('sealed', 'text', (c) => c.notNull())
+    .addColumn('key_id', 'text', (c) => c.notNull())
+    .addColumn('linked_by', 'text', (c) => c.notNull())
+    .addColumn('linked_at', time, (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('kpd_feed_state')
+    .addColumn('guild_id', 'text', (c) => c.primaryKey())
+    .addColumn('at', time, (c) => c.notNull())
+    .addColumn('calls', 'text', (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('guild_departures')
+    .addColumn('guild_id', 'text', (c) => c.primaryKey())
+    .addColumn('left_at', time, (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('guild_departures_left').on('guild_departures').column('left_at').execute();
+
+  await db.schema
+    .createTable('meta')
+    .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .execute();
+}
+
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '2026-11-24-001-initial': {
+    up: initial,
+    async down(db) {
+      for (const table of [
+        'meta',
+        'guild_departures',
+        'kpd_feed_state',
+        'kpd_keys',
+        'account_links',
+        'turf_state',
+        'announcement_refs',
+        'delivery_intents',
+        'deliveries',
+        'quarantine',
+        'events_done',
+        'inbox',
+        'cursors',
+        'subscriptions',
+      ]) {
+        await sql`drop table if exists ${sql.table(table)}`.execute(db);
+      }
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
+};

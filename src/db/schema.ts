@@ -1,0 +1,139 @@
+/**
+ * The tables of the domain records, as Kysely sees them. Times are epoch milliseconds (`bigint` columns,
+ * read back as numbers); JSON documents are text. Snowflakes are text. Every table a guild owns has the
+ * guild id first in an index, so that a guild's rows are found without reading anyone else's.
+ */
+export interface SubscriptionsTable {
+  readonly id: string;
+  readonly guild_id: string;
+  readonly channel_id: string;
+  readonly kind: string;
+  /** JSON: the kind's options. */
+  readonly options: string;
+  readonly locale: string;
+  readonly created_by: string;
+  readonly created_at: number;
+  readonly since: number;
+  readonly status: 'active' | 'disabled';
+  readonly disabled_reason: string | null;
+  readonly disabled_code: number | null;
+  readonly disabled_at: number | null;
+  /** What makes it unique in its guild (kind, channel, filter); unique per guild. */
+  readonly identity: string;
+  /** Its place among the guild's subscriptions; unique per guild, which is what holds the limit. */
+  readonly slot: number;
+}
+
+export interface CursorsTable {
+  readonly filter_key: string;
+  readonly after_id: number;
+  readonly at: number;
+}
+
+/** Events stored and not yet delivered everywhere: the outbox of the fan-out. */
+export interface InboxTable {
+  readonly event_key: string;
+  /** JSON: the whole event. */
+  readonly event: string;
+  readonly at: number;
+  readonly attempts: number;
+}
+
+export interface EventsDoneTable {
+  readonly event_key: string;
+  readonly done_at: number;
+  readonly expires_at: number;
+}
+
+export interface QuarantineTable {
+  readonly event_key: string;
+  readonly event: string;
+  readonly reason: string;
+  readonly at: number;
+  readonly expires_at: number;
+}
+
+export interface DeliveriesTable {
+  readonly subscription_id: string;
+  readonly event_key: string;
+  readonly outcome: string;
+  readonly message_id: string | null;
+  readonly at: number;
+  readonly expires_at: number;
+}
+
+export interface DeliveryIntentsTable {
+  readonly subscription_id: string;
+  readonly event_key: string;
+  readonly at: number;
+  readonly expires_at: number;
+}
+
+export interface AnnouncementRefsTable {
+  readonly subscription_id: string;
+  readonly ref: string;
+  readonly message_id: string;
+  readonly channel_id: string;
+  readonly event_key: string;
+  readonly at: number;
+  readonly expires_at: number;
+}
+
+/** One row, `id = 'state'`. */
+export interface TurfStateTable {
+  readonly id: string;
+  readonly version: number;
+  readonly day: number | null;
+  /** JSON: map id to owner. */
+  readonly owners: string;
+}
+
+export interface AccountLinksTable {
+  readonly user_id: string;
+  readonly player_name: string;
+  readonly linked_at: number;
+}
+
+export interface KpdKeysTable {
+  readonly guild_id: string;
+  /** JSON: the sealed secret (version, key id, iv, tag, ciphertext); never the key itself. */
+  readonly sealed: string;
+  readonly key_id: string;
+  readonly linked_by: string;
+  readonly linked_at: number;
+}
+
+export interface KpdFeedStateTable {
+  readonly guild_id: string;
+  readonly at: number;
+  /** JSON: call id to [status, verdict]. */
+  readonly calls: string;
+}
+
+/** Guilds the bot left: their data is removed once the grace period has passed. */
+export interface GuildDeparturesTable {
+  readonly guild_id: string;
+  readonly left_at: number;
+}
+
+export interface MetaTable {
+  readonly key: string;
+  readonly value: string;
+}
+
+export interface Tables {
+  subscriptions: SubscriptionsTable;
+  cursors: CursorsTable;
+  inbox: InboxTable;
+  events_done: EventsDoneTable;
+  quarantine: QuarantineTable;
+  deliveries: DeliveriesTable;
+  delivery_intents: DeliveryIntentsTable;
+  announcement_refs: AnnouncementRefsTable;
+  turf_state: TurfStateTable;
+  account_links: AccountLinksTable;
+  kpd_keys: KpdKeysTable;
+  kpd_feed_state: KpdFeedStateTable;
+  guild_departures: GuildDeparturesTable;
+  meta: MetaTable;
+}

@@ -1,0 +1,137 @@
+import { REST } from 'discord.js';
+import type { Logger } from 'pino';
+import { TierClient } from './api/client.ts';
+import { systemClock, type Clock } from './core/clock.ts';
+import type { Config } from './config/index.ts';
+import type { Database } from './db/index.ts';
+import type { Services } from './services.ts';
+import { startAnnouncements, type AnnouncementOptions, type LeaderState } from './announcements/index.ts';
+import { ANNOUNCEMENT_KINDS } from './announcements/kinds/index.ts';
+import { GuildDepartures } from './guilds/departures.ts';
+import { kpdSource } from './kpd/feed.ts';
+import { reportKpdKeys } from './kpd/keys.ts';
+import { NameIndex } from './names/index.ts';
+import { Translations } from './i18n/index.ts';
+import { logFor } from './log/index.ts';
+import { openStorage } from './storage.ts';
+import type { Store } from './store/index.ts';
+
+/**
+ * The worker: the pollers, the webhook receiver and the fan-out, without a gateway session (it posts
+ * through Discord's REST API only). Every worker process competes for one lease; the holder works, the
+ * others stand by and take over within one lease period when it dies. The holder also removes, hourly,
+ * the data of servers the bot left more than the grace period ago.
+ */
+export interface WorkerOptions {
+  readonly config: Config;
+  readonly token: string;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  readonly store?: Store;
+  readonly database?: Database;
+  readonly announcements?: AnnouncementOptions;
+}
+
+export interface WorkerHealth {
+  readonly ready: boolean;
+  readonly state: 'active' | 'standby' | 'starting' | 'down';
+  readonly detail?: string;
+}
+
+export interface Worker {
+  readonly services: Services;
+  health(): WorkerHealth;
+  /** Runs the departed servers' purge now (tests; it runs hourly on its own while this process works). */
+  purgeDeparted(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const PURGE_DEPARTED_EVERY_MS = 60 * 60_000;
+
+function healthOf(state: LeaderState, storeHealthy: boolean): WorkerHealth {
+  if (!storeHealthy) return { ready: false, state: 'down', detail: 'store-down' };
+  switch (state) {
+    case 'active':
+      return { ready: true, state: 'active' };
+    case 'standby':
+      return { ready: true, state: 'standby', detail: 'another process holds the worker lease' };
+    case 'starting':
+      return { ready: false, state: 'starting' };
+    case 'stopped':
+      return { ready: false, state: 'down', detail: 'stopped' };
+  }
+}
+
+export async function startWorker(options: WorkerOptions): Promise<Worker> {
+  const { config } = options;
+  const log = options.logger ?? logFor('worker');
+  const clock = options.clock ?? systemClock;
+  const storage = await openStorage(config, {
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.database ? { database: options.database } : {}),
+    log,
+    now: clock.now(),
+  });
+  const { store, db } = storage;
+  const api = new TierClient({
+    urls: { base: config.game.baseUrl, legacy: config.game.legacyUrl, matchmaker: config.game.matchmakerUrl },
+    apiKey: config.game.apiKey,
+    apiKeyHeader: config.game.apiKeyHeader,
+    cache: store.namespace('cache'),
+    clock,
+    logger: log.child({ subsystem: 'api' }),
+  });
+  const services: Services = {
+    api,
+    store,
+    db,
+    translations: new Translations(),
+    names: new NameIndex(store.namespace<string>('names')),
+    config,
+    clock,
+    log,
+  };
+  const rest = new REST({ api: config.discord.apiUrl }).setToken(options.token);
+  void reportKpdKeys(services).catch((error: unknown) =>
+    log.warn({ err: error }, 'could not audit linked KPD keys'),
+  );
+  const announcements = await startAnnouncements({
+    discord: { rest, guildLocale: () => undefined, ready: Promise.resolve() },
+    services,
+    config,
+    kinds: ANNOUNCEMENT_KINDS,
+    sources: [kpdSource(services)],
+    ...(options.announcements ? { options: options.announcements } : {}),
+  });
+
+  const departures = new GuildDepartures(db);
+  const purgeDeparted = async () => (await departures.purge(clock.now(), log)).length;
+  const stopping = new AbortController();
+  const housekeeping = (async () => {
+    while (!stopping.signal.aborted) {
+      await clock.sleep(PURGE_DEPARTED_EVERY_MS, stopping.signal).catch(() => undefined);
+      if (stopping.signal.aborted || announcements.state !== 'active') continue;
+      await purgeDeparted().catch((error: unknown) =>
+        log.warn({ err: error }, 'could not purge departed servers'),
+      );
+    }
+  })();
+
+  let stopped: Promise<void> | undefined;
+  return {
+    services,
+    health: () => healthOf(announcements.state, store.health.healthy),
+    purgeDeparted,
+    stop() {
+      stopped ??= (async () => {
+        stopping.abort(new Error('worker stopped'));
+        await announcements.stop();
+        await housekeeping;
+        await api.close();
+        await storage.close();
+        log.info('worker stopped');
+      })();
+      return stopped;
+    },
+  };
+}
