@@ -3,20 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createStore, type Store } from '../../src/store/index.ts';
-import {
-  invoke,
-  redisAvailable,
-  startProcess,
-  startRedis,
-  startWorld,
-  type Process,
-  type World,
-} from './support.ts';
+import { openDatabase, type Database } from '../../src/db/index.ts';
+import { postgresDatabase, postgresRequired, postgresUp } from '../db/postgres.ts';
+import { invoke, startProcess, startWorld, type Process, type World } from './support.ts';
 
 /**
  * The per-server limit and the one-subscription-per-channel-kind-and-filter rule hold under concurrent
- * /subscribe, on every store the bot supports (finding 7: 26 on SQLite and 32 on Redis against 25; 10
+ * /subscribe, on every database the bot supports (finding 7: 26 on SQLite and 32 on Redis against 25; 10
  * concurrent subscribes of one channel made 5).
  */
 const MANAGER =
@@ -25,46 +18,32 @@ const MANAGER =
 interface Backend {
   readonly name: string;
   readonly available: boolean;
-  open(): Promise<{ store: Store; close(): Promise<void> }>;
+  open(): Promise<{ db: Database; close(): Promise<void> }>;
 }
 
+/** The limits are the database's constraints: each database the bot supports is tried. */
 const backends: Backend[] = [
-  {
-    name: 'memory',
-    available: true,
-    async open() {
-      const store = await createStore('memory://', { purgeIntervalMs: 0 });
-      return { store, close: () => store.close() };
-    },
-  },
   {
     name: 'SQLite',
     available: true,
     async open() {
       const dir = mkdtempSync(join(tmpdir(), 'killfeed-limits-'));
-      const store = await createStore(`sqlite://${join(dir, 'store.sqlite')}`, { purgeIntervalMs: 0 });
+      const db = await openDatabase(`sqlite://${join(dir, 'killfeed.sqlite')}`);
       return {
-        store,
+        db,
         async close() {
-          await store.close();
+          await db.close();
           rmSync(dir, { recursive: true, force: true });
         },
       };
     },
   },
   {
-    name: 'Redis',
-    available: redisAvailable,
+    name: 'PostgreSQL',
+    available: postgresUp || postgresRequired,
     async open() {
-      const redis = await startRedis();
-      const store = await createStore(redis.url, { purgeIntervalMs: 0 });
-      return {
-        store,
-        async close() {
-          await store.close();
-          await redis.stop();
-        },
-      };
+      const db = await postgresDatabase('limits');
+      return { db, close: () => db.drop() };
     },
   },
 ];
@@ -75,13 +54,13 @@ function replyText(reply: { content: string; embeds: unknown[] }): string {
 
 for (const backend of backends) {
   describe.skipIf(!backend.available)(`concurrent /subscribe on ${backend.name}`, () => {
-    let opened: { store: Store; close(): Promise<void> };
+    let opened: { db: Database; close(): Promise<void> };
     let world: World;
     let bot: Process;
 
     beforeAll(async () => {
       opened = await backend.open();
-      world = await startWorld({ store: opened.store });
+      world = await startWorld({ db: opened.db });
       bot = await startProcess(world);
     }, 30_000);
 

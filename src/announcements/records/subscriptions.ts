@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import type { SubscriptionsTable } from '../../db/schema.ts';
 import { SubscriptionSchema, type DisableReason, type Subscription } from '../model.ts';
@@ -163,28 +163,43 @@ export class SubscriptionRepository {
 
   /**
    * Saves a new subscription unless one with the same `identity` exists in the guild, or the guild has
-   * `limit` subscriptions already. It takes the lowest free place below `limit`; the unique indexes on
-   * (guild, identity) and (guild, slot) decide between concurrent callers: a caller whose insert conflicts
-   * looks again. Each round, some caller wins a place, so a caller looks at most `limit` times more.
+   * `limit` subscriptions already; it takes the lowest free place below `limit`. One transaction per
+   * attempt, and the guild's adds take turns (SQLite: the write lock taken at `begin immediate`;
+   * PostgreSQL: an advisory lock on the guild), so concurrent adds neither retry nor race. The unique
+   * indexes on (guild, identity) and (guild, place) are what guarantee it, whatever runs meanwhile.
    */
   async add(
     fields: Omit<Subscription, 'id' | 'slot' | 'identity'>,
     identity: string,
     limit: number,
   ): Promise<AddResult> {
-    for (let round = 0; round <= limit + 16; round += 1) {
-      const taken = await this.#k
-        .selectFrom('subscriptions')
-        .select(['slot', 'identity'])
-        .where('guild_id', '=', fields.guildId)
-        .execute();
-      if (taken.some((row) => row.identity === identity)) return { status: 'exists' };
-      const used = new Set(taken.map((row) => row.slot));
-      let slot = 0;
-      while (slot < limit && used.has(slot)) slot += 1;
-      if (slot >= limit) return { status: 'limit' };
-      const subscription = { ...fields, id: freshId(), slot, identity };
-      if (await this.#insert(subscription)) return { status: 'created', subscription };
+    for (let attempt = 0; attempt < 8; attempt += 1) {
+      const result = await this.#k.transaction().execute(async (tx) => {
+        if (this.#db.kind === 'postgres') {
+          await sql`select pg_advisory_xact_lock(hashtext(${`subscriptions:${fields.guildId}`}))`.execute(tx);
+        }
+        const taken = await tx
+          .selectFrom('subscriptions')
+          .select(['slot', 'identity'])
+          .where('guild_id', '=', fields.guildId)
+          .execute();
+        if (taken.some((row) => row.identity === identity)) return { status: 'exists' } as const;
+        const used = new Set(taken.map((row) => row.slot));
+        let slot = 0;
+        while (slot < limit && used.has(slot)) slot += 1;
+        if (slot >= limit) return { status: 'limit' } as const;
+        const subscription = { ...fields, id: freshId(), slot, identity };
+        const inserted = await tx
+          .insertInto('subscriptions')
+          .values(toRow(subscription))
+          .onConflict((conflict) => conflict.doNothing())
+          .executeTakeFirst();
+        return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1
+          ? ({ status: 'created', subscription } as const)
+          : undefined;
+      });
+      // Only a taken id (or a writer that ignored the turns) gets here: look again.
+      if (result !== undefined) return result;
     }
     throw new Error('the guild kept changing while a subscription was added');
   }
