@@ -1,25 +1,20 @@
-import { createHash } from 'node:crypto';
 import type { Clock } from '../core/clock.ts';
-import type { Namespace, Store } from '../store/index.ts';
+import type { LimitWindow, SharedLimits } from '../limits/index.ts';
 
 /**
- * A request budget shared through the store: at most `limit` requests in ANY window of `windowMs`
- * (a sliding window), across every process sharing the store and across restarts.
+ * A request budget of the pollers: at most `limit` requests in ANY window of `windowMs` (a sliding
+ * window), counted in the shared limits (`src/limits`): across every process when they are in Redis,
+ * within this one when they are in memory. Only a hash of `scope` (e.g. the API key) is ever stored.
  *
- * Requests take numbered tickets. Ticket n may be taken only once ticket n - limit + reserve was taken a
- * whole window ago; tickets are taken with the store's atomic `add`, so each number goes to one caller.
- * `reserve` tickets are kept free for the retries a call may make inside the tier client (a 5xx is
- * retried once there): `account(extra)` takes them after the call, and they are always available. A
- * ticket's time is set again when its call ends, so a call that waited inside the tier client counts
- * from when it really went out.
+ * `take` waits, with no deadline but abortable, until a request may go out. It takes only while more than
+ * `reserve` slots are left: those are kept for the retries a call may make inside the tier client (a 5xx is
+ * retried once there), which `settle(extra)` counts after the call, past the limit, so they are always
+ * available. A ticket's time is set again when its call ends, so a call that waited inside the tier client
+ * counts from then, not from when it queued.
  */
 export interface BudgetRule {
   readonly limit: number;
   readonly windowMs: number;
-}
-
-interface TicketValue {
-  readonly at: number;
 }
 
 export interface Ticket {
@@ -28,53 +23,23 @@ export interface Ticket {
 }
 
 export class RequestBudget {
-  readonly #ns: Namespace<TicketValue | number>;
-  readonly #scope: string;
+  readonly #limits: SharedLimits;
+  readonly #window: LimitWindow;
   readonly #rule: BudgetRule;
   readonly #reserve: number;
   readonly #clock: Clock;
-  readonly #gcTtlMs: number;
 
-  /** `scope` names who is limited (e.g. the API key); only a hash of it is stored. */
-  constructor(store: Store, scope: string, rule: BudgetRule, clock: Clock, reserve = 1) {
+  constructor(limits: SharedLimits, scope: string, rule: BudgetRule, clock: Clock, reserve = 1) {
     if (rule.limit < 1 || reserve < 0 || reserve >= rule.limit) throw new RangeError('invalid budget rule');
-    this.#ns = store.namespace<TicketValue | number>('announce-budget');
-    this.#scope = createHash('sha256').update(scope).digest('hex').slice(0, 16);
+    this.#limits = limits;
     this.#rule = rule;
     this.#reserve = reserve;
     this.#clock = clock;
-    // Tickets only need to outlive the window; kept longer, a clock that runs fast in tests stays safe.
-    this.#gcTtlMs = Math.max(2 * rule.windowMs, 10 * 60_000);
+    this.#window = { scope, name: 'announce-budget', limit: rule.limit, windowMs: rule.windowMs, reserve };
   }
 
   get rule(): BudgetRule {
     return this.#rule;
-  }
-
-  #key(n: number): string {
-    return `${this.#scope}:${n}`;
-  }
-
-  async #head(): Promise<number> {
-    const head = await this.#ns.get(`${this.#scope}:head`);
-    return typeof head === 'number' && Number.isInteger(head) && head >= 0 ? head : 0;
-  }
-
-  async #moveHead(next: number): Promise<void> {
-    if ((await this.#head()) < next) await this.#ns.set(`${this.#scope}:head`, next);
-  }
-
-  async #timeOf(n: number): Promise<number | undefined> {
-    if (n < 0) return undefined;
-    const value = await this.#ns.get(this.#key(n));
-    return typeof value === 'object' && typeof value.at === 'number' ? value.at : undefined;
-  }
-
-  /** The first ticket number not taken yet, from the head on. */
-  async #free(): Promise<number> {
-    let n = await this.#head();
-    while (await this.#ns.has(this.#key(n))) n += 1;
-    return n;
   }
 
   /**
@@ -82,49 +47,22 @@ export class RequestBudget {
    * while waiting.
    */
   async take(signal?: AbortSignal): Promise<Ticket> {
-    for (;;) {
-      signal?.throwIfAborted();
-      const n = await this.#free();
-      const guard = await this.#timeOf(n - (this.#rule.limit - this.#reserve));
-      const now = this.#clock.now();
-      if (guard !== undefined && guard > now - this.#rule.windowMs) {
-        await this.#clock.sleep(guard + this.#rule.windowMs - now, signal);
-        continue;
-      }
-      if (await this.#ns.add(this.#key(n), { at: now }, this.#gcTtlMs)) {
-        await this.#moveHead(n + 1);
-        return this.#ticket(n);
-      }
-    }
-  }
-
-  #ticket(n: number): Ticket {
+    const slot = await this.#limits.take({
+      windows: [this.#window],
+      // Background takes leave the window's reserve free: the retries' room.
+      priority: 'background',
+      ...(signal === undefined ? {} : { signal }),
+    });
     return {
       settle: async (extraAttempts) => {
-        const now = this.#clock.now();
-        await this.#ns.set(this.#key(n), { at: now }, this.#gcTtlMs);
-        for (let i = 0; i < Math.min(extraAttempts, this.#reserve); i += 1) {
-          for (;;) {
-            const free = await this.#free();
-            if (await this.#ns.add(this.#key(free), { at: now }, this.#gcTtlMs)) {
-              await this.#moveHead(free + 1);
-              break;
-            }
-          }
-        }
+        await slot.retime(this.#clock.now());
+        await this.#limits.record([this.#window], Math.min(Math.max(0, extraAttempts), this.#reserve));
       },
     };
   }
 
-  /** Times of the tickets taken within the last window (for tests and diagnostics). */
-  async recent(): Promise<number[]> {
-    const head = await this.#head();
-    const now = this.#clock.now();
-    const times: number[] = [];
-    for (let n = Math.max(0, head - this.#rule.limit - 1); n < head; n += 1) {
-      const at = await this.#timeOf(n);
-      if (at !== undefined && at > now - this.#rule.windowMs) times.push(at);
-    }
-    return times;
+  /** Times of the requests counted within the last window (for tests and diagnostics). */
+  recent(): Promise<number[]> {
+    return this.#limits.recent(this.#window);
   }
 }

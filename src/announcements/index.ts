@@ -65,7 +65,7 @@ export interface AnnouncementOptions {
   readonly pollIntervalMs?: number;
   /** A schedule of its own for some sources, by name (`events`, `turf`, `kpd`); default `pollIntervalMs`. */
   readonly sourceIntervalsMs?: Readonly<Record<string, number>>;
-  /** Default three poll intervals, at least a minute. */
+  /** Default `config.events.leaseSeconds`. */
   readonly leaseTtlMs?: number;
   /** The events endpoint's own limit; default 6 per 60 000 ms. */
   readonly budget?: BudgetRule;
@@ -128,7 +128,7 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
   const repos: Repositories = openRepositories(db, store);
   const holder = options.holderId ?? randomUUID();
   const intervalMs = options.pollIntervalMs ?? config.events.pollSeconds * 1000;
-  const leaseTtlMs = options.leaseTtlMs ?? Math.max(3 * intervalMs, 60_000);
+  const leaseTtlMs = options.leaseTtlMs ?? config.events.leaseSeconds * 1000;
   const hook = options.hook;
   const kinds = new KindRegistry(deps.kinds);
   const metrics = options.metrics;
@@ -140,7 +140,12 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
     clock,
     log,
     holder,
-    options: { ...DEFAULT_DELIVERY_OPTIONS, ...options.delivery },
+    // A claim needs to outlive a pass of the worker only: a standby that took over waits no longer than that.
+    options: {
+      ...DEFAULT_DELIVERY_OPTIONS,
+      claimTtlMs: Math.min(DEFAULT_DELIVERY_OPTIONS.claimTtlMs, leaseTtlMs),
+      ...options.delivery,
+    },
     hook,
     kinds,
     ...(metrics ? { onOutcome: (outcome: string) => metrics.delivery(outcome) } : {}),
@@ -152,7 +157,7 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
   ];
   if (config.game.apiKey !== undefined) {
     const budget = new RequestBudget(
-      store,
+      api.limits,
       `events:${config.game.apiKey}`,
       options.budget ?? DEFAULT_EVENTS_BUDGET,
       clock,

@@ -61,7 +61,11 @@ export interface Config {
     /** A short stable id of `key`, stored beside what it encrypted so that a rotation can be detected. */
     readonly keyId?: string;
   };
-  readonly events: { readonly pollSeconds: number };
+  readonly events: {
+    readonly pollSeconds: number;
+    /** How long the worker's lease lasts unrenewed: a standby takes over within this time of a crash. */
+    readonly leaseSeconds: number;
+  };
   /** Present only when WEBHOOK_PORT, WEBHOOK_SECRET and WEBHOOK_SERVICE are all set. */
   readonly webhook?: {
     readonly port: number;
@@ -119,7 +123,7 @@ function build(env: Environment): Config {
       ...(env.SHARD_IDS === undefined ? {} : { shardIds: env.SHARD_IDS }),
     },
     secret: secretKey === undefined ? {} : { key: secretKey, keyId: keyIdOf(secretKey) },
-    events: { pollSeconds: env.EVENTS_POLL_SECONDS },
+    events: { pollSeconds: env.EVENTS_POLL_SECONDS, leaseSeconds: env.WORKER_LEASE_SECONDS },
     ...(webhook === undefined ? {} : { webhook }),
     http: env.HTTP_PORT === undefined ? {} : { port: env.HTTP_PORT },
     log: { level: env.LOG_LEVEL },
@@ -276,7 +280,7 @@ export function describeConfig(config: Config): ConfigSummary {
       ...(secret.key === undefined ? {} : { key: REDACTED }),
       ...(secret.keyId === undefined ? {} : { keyId: secret.keyId }),
     },
-    events: { pollSeconds: config.events.pollSeconds },
+    events: { pollSeconds: config.events.pollSeconds, leaseSeconds: config.events.leaseSeconds },
     ...(webhook === undefined
       ? {}
       : {

@@ -19,6 +19,7 @@ export const CONFIG_VARIABLES = [
   'SECRET_KEY',
   'SECRET_KEY_FILE',
   'EVENTS_POLL_SECONDS',
+  'WORKER_LEASE_SECONDS',
   'WEBHOOK_PORT',
   'WEBHOOK_SECRET',
   'WEBHOOK_SERVICE',
@@ -167,6 +168,7 @@ export const environment = z
     SECRET_KEY: optional(secretKeyValue),
     SECRET_KEY_FILE: optional(secretKeyFile),
     EVENTS_POLL_SECONDS: text.pipe(integer(20, 60).default(30)),
+    WORKER_LEASE_SECONDS: text.pipe(integer(2, 600).default(90)),
     WEBHOOK_PORT: optional(integer(1, 65535)),
     WEBHOOK_SECRET: optional(z.string().min(8, { error: 'must be at least 8 characters long' })),
     WEBHOOK_SERVICE: optional(

@@ -69,7 +69,7 @@ describe('loadConfig defaults', () => {
       redis: {},
       processes: { role: 'all', shardCount: 'auto' },
       secret: {},
-      events: { pollSeconds: 30 },
+      events: { pollSeconds: 30, leaseSeconds: 90 },
       http: {},
       log: { level: 'info' },
     });
