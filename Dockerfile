@@ -11,18 +11,27 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-# tsx is a runtime dependency (the bot runs its TypeScript sources with it), so pruning keeps it.
-RUN npm prune --omit=dev --no-audit --no-fund
+# The production code only (tsconfig.build.json leaves src/dev out), compiled to dist/ by TypeScript,
+# which is a development dependency: the next step removes it with tsx and the test tools.
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY commands ./commands
+RUN npm run build
+# i18next names TypeScript as an optional peer (for its typings), so pruning keeps the compiler; nothing
+# loads it at run time, so it goes too.
+RUN npm prune --omit=dev --no-audit --no-fund \
+  && rm -rf node_modules/typescript node_modules/.bin/tsc node_modules/.bin/tsserver
 
+# The runtime image: compiled JavaScript and what it reads at run time, nothing else (no TypeScript
+# sources, no compiler, no development tools, tests or benchmarks).
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     STORE_URL=sqlite:///app/data/bot.sqlite \
     HTTP_PORT=8080
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
-COPY --chown=node:node package.json tsconfig.json ./
-COPY --chown=node:node src ./src
-COPY --chown=node:node commands ./commands
+COPY --from=build --chown=node:node /app/dist ./dist
+COPY --chown=node:node package.json ./
 COPY --chown=node:node locales ./locales
 # The chart font: text in PNG charts renders only with a font file passed explicitly.
 COPY --chown=node:node assets ./assets
@@ -35,4 +44,6 @@ EXPOSE 8080
 # makes this check fail, so keep it set (or override HEALTHCHECK) when running the image.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.HTTP_PORT}/healthz`, { signal: AbortSignal.timeout(5000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--import", "tsx", "src/main.ts"]
+# Plain node on the compiled entry (not `npm start`, which builds first): registering the commands is
+# `node dist/src/discord/deploy.js` in the same image.
+CMD ["node", "dist/src/main.js"]

@@ -1,6 +1,8 @@
 import { benchCharts, benchInteractionLatency } from './bot.ts';
 import { benchCachedOverhead, benchSingleFlight, benchZipf, type Figures } from './client.ts';
 import { benchFanout } from './fanout.ts';
+import { benchStartup } from './startup.ts';
+import { benchStore } from './store.ts';
 
 /**
  * `npm run bench`: figures and ratios, printed; nothing here asserts a time. Sections run one after
@@ -13,6 +15,8 @@ const sections: Array<[string, () => Promise<Figures>]> = [
   ['bot: interaction to reply', benchInteractionLatency],
   ['bot: charts', benchCharts],
   ['announcements: one event fanned out to 1,000 channels at 50 requests a second', benchFanout],
+  ['data layer: subscriptions at 1k, 10k and 100k on SQLite and PostgreSQL', benchStore],
+  ['start-up: the bot compiled (node dist/) against its sources through tsx', benchStartup],
 ];
 
 for (const [title, run] of sections) {

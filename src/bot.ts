@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import { Events, type Client } from 'discord.js';
+import { Events, ShardClientUtil, type Client } from 'discord.js';
 import type { Logger } from 'pino';
 import { TierClient } from './api/client.ts';
 import { systemClock, type Clock } from './core/clock.ts';
@@ -9,14 +8,25 @@ import type { Services } from './services.ts';
 import { createDiscordClient } from './discord/client.ts';
 import { InteractionRouter } from './discord/interactions.ts';
 import { loadCommands } from './discord/loader.ts';
-import { startAnnouncements, type AnnouncementOptions, type Announcements } from './announcements/index.ts';
+import {
+  discordTarget,
+  startAnnouncements,
+  type AnnouncementOptions,
+  type Announcements,
+} from './announcements/index.ts';
+import type { Database } from './db/index.ts';
+import { GuildDepartures } from './guilds/departures.ts';
+import { SubscriptionRepository } from './announcements/repositories.ts';
+import { openStorage } from './storage.ts';
 import { ANNOUNCEMENT_KINDS } from './announcements/kinds/index.ts';
 import { kpdSource } from './kpd/feed.ts';
 import { reportKpdKeys } from './kpd/keys.ts';
 import { NameIndex } from './names/index.ts';
 import { Translations } from './i18n/index.ts';
 import { logFor } from './log/index.ts';
-import { createStore, type Store } from './store/index.ts';
+import { createSharedLimits } from './limits/index.ts';
+import { createMetrics, startOpsServer, type HealthReport, type Metrics } from './metrics/index.ts';
+import type { Store } from './store/index.ts';
 
 /**
  * The composition root: builds every service once from the configuration, connects to Discord and
@@ -30,10 +40,14 @@ export interface BotOptions {
   readonly logger?: Logger;
   /** An already-open store (tests share one); otherwise opened from `config.store.url` and closed on stop. */
   readonly store?: Store;
+  /** An already-open database (tests share one); otherwise opened from `config.database.url`, closed on stop. */
+  readonly database?: Database;
   /** Load only these command modules (file names in `commands/`); all by default. */
   readonly commands?: readonly string[];
   /** Tuning of the announcements (poller, webhook, delivery); `false` runs the bot without them. */
   readonly announcements?: AnnouncementOptions | false;
+  /** This process's metrics (a shard process passes its own); a fresh registry otherwise. */
+  readonly metrics?: Metrics;
 }
 
 export interface Bot {
@@ -44,6 +58,8 @@ export interface Bot {
   readonly ready: Promise<void>;
   /** The poller, webhook receiver and delivery, once started (after the gateway is ready). */
   readonly announcements: Promise<Announcements | undefined>;
+  /** What `GET /metrics` serves for this process. */
+  readonly metrics: Metrics;
   stop(): Promise<void>;
 }
 
@@ -51,10 +67,23 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const { config } = options;
   const log = options.logger ?? logFor('bot');
   const clock = options.clock ?? systemClock;
-  const store = options.store ?? (await createStore(config.store.url));
+  const metrics = options.metrics ?? createMetrics({ process: 'bot', clock });
+  const storage = await openStorage(config, {
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.database ? { database: options.database } : {}),
+    log,
+    now: clock.now(),
+  });
+  const { store, db } = storage;
   const translations = new Translations();
   const names = new NameIndex(store.namespace<string>('names'));
   await names.load();
+  // The game API's limits, shared with the other processes through Redis when REDIS_URL is set.
+  const limits = await createSharedLimits({
+    redisUrl: config.redis.url,
+    clock,
+    log: log.child({ subsystem: 'limits' }),
+  });
   const api = new TierClient({
     urls: { base: config.game.baseUrl, legacy: config.game.legacyUrl, matchmaker: config.game.matchmakerUrl },
     apiKey: config.game.apiKey,
@@ -62,14 +91,17 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     cache: store.namespace('cache'),
     clock,
     logger: log.child({ subsystem: 'api' }),
+    metrics,
+    sharedLimits: limits,
   });
-  const services: Services = { api, store, translations, names, config, clock, log };
+  const services: Services = { api, store, db, translations, names, config, clock, log };
   const commands = await loadCommands(translations, options.commands ? { only: options.commands } : {});
-  const router = new InteractionRouter(commands, services);
+  const router = new InteractionRouter(commands, services, { metrics });
 
   const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
   client.on(Events.InteractionCreate, router.handle);
   client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
+  const departuresSettled = followDepartures(client, db, clock, log);
   client.on(Events.Warn, (message) => log.warn({ message }, 'discord client warning'));
   const ready = new Promise<void>((resolve) =>
     client.once(Events.ClientReady, (ready) => {
@@ -79,7 +111,14 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   );
 
   const health =
-    config.http.port === undefined ? undefined : await startHealthServer(config.http.port, client, store);
+    config.http.port === undefined
+      ? undefined
+      : await startOpsServer({
+          port: config.http.port,
+          health: () => healthOf(client, store),
+          metrics: () => metrics.text(),
+          log,
+        });
   void preloadStaticNames(services);
   // Keys sealed under an older SECRET_KEY are named in the log, so operators know who must relink.
   void reportKpdKeys(services).catch((error: unknown) =>
@@ -90,12 +129,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     options.announcements === false
       ? Promise.resolve(undefined)
       : startAnnouncements({
-          client,
+          discord: discordTarget(client),
           services,
           config,
           kinds: ANNOUNCEMENT_KINDS,
           sources: [kpdSource(services)],
-          ...(options.announcements ? { options: options.announcements } : {}),
+          options: { metrics, ...options.announcements },
         }).catch((error: unknown) => {
           log.error({ err: error }, 'announcements could not start');
           return undefined;
@@ -108,6 +147,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     commands,
     ready,
     announcements,
+    metrics,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -116,38 +156,27 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       await (await announcements)?.stop();
       await router.drain(5_000);
       await client.destroy();
+      await departuresSettled();
       await api.close();
-      if (health) await new Promise((resolve) => health.close(resolve));
-      if (!options.store) await store.close();
+      await limits.close();
+      await health?.close();
+      await storage.close();
       log.info('stopped');
     },
   };
 }
 
 /**
- * `GET /healthz` answers 200 while the gateway is connected and the store answers, 503 with the reason
+ * `GET /healthz`: ready while the gateway is connected and the store answers; the body says why not
  * otherwise (the Dockerfile's HEALTHCHECK uses it).
  */
-async function startHealthServer(port: number, client: Client, store: Store): Promise<Server> {
-  const server = createServer((request, response) => {
-    if (request.method !== 'GET' || request.url !== '/healthz') {
-      response.writeHead(404).end();
-      return;
-    }
-    const { healthy, reason } = store.health;
-    const status = !client.isReady() ? 'starting' : healthy ? 'ok' : 'store-down';
-    response.writeHead(status === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
-    response.end(
-      JSON.stringify({
-        status,
-        ping: client.ws.ping,
-        store: healthy ? { status: 'ok' } : { status: 'down', reason },
-      }),
-    );
-  });
-  server.maxConnections = 64; // like the webhook receiver's cap: a flood cannot use up our descriptors
-  await new Promise<void>((resolve) => server.listen(port, resolve));
-  return server;
+function healthOf(client: Client, store: Store): HealthReport {
+  const { healthy, reason } = store.health;
+  const status = !client.isReady() ? 'starting' : healthy ? 'ok' : 'store-down';
+  return {
+    ready: status === 'ok',
+    body: { status, ping: client.ws.ping, store: healthy ? { status: 'ok' } : { status: 'down', reason } },
+  };
 }
 
 /** Fills autocomplete with the game's static lists (skins, official and featured maps, top mods). */
@@ -180,4 +209,45 @@ async function preloadStaticNames(services: Services): Promise<void> {
   } catch (error) {
     log.warn({ err: error }, 'could not preload names for autocomplete');
   }
+}
+
+/**
+ * Writes down when the bot leaves a server, and strikes it off when the bot is (back) in it: on every
+ * join and leave, and at READY, where the servers of this shard that have subscriptions but are not in
+ * the session (the bot was removed while it was offline) count as left now. An outage (`unavailable`) is
+ * not a departure. The worker removes the data of servers gone longer than the grace period.
+ */
+function followDepartures(client: Client, db: Database, clock: Clock, log: Logger): () => Promise<void> {
+  const departures = new GuildDepartures(db);
+  const pending = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>) => {
+    const tracked = work.catch((error: unknown) =>
+      log.warn({ err: error }, 'could not record a server joining or leaving'),
+    );
+    pending.add(tracked);
+    void tracked.finally(() => pending.delete(tracked));
+  };
+  client.on(Events.GuildDelete, (guild) => {
+    if (guild.available) track(departures.left(guild.id, clock.now()));
+  });
+  client.on(Events.GuildCreate, (guild) => track(departures.returned(guild.id)));
+  client.once(Events.ClientReady, (ready) => {
+    track(
+      (async () => {
+        const present = ready.guilds.cache;
+        await departures.returnedAll([...present.keys()]);
+        const shards = ready.options.shards;
+        const count = ready.options.shardCount ?? 1;
+        const mine = (guildId: string) =>
+          !Array.isArray(shards) || shards.includes(ShardClientUtil.shardIdForGuildId(guildId, count));
+        for (const guildId of await new SubscriptionRepository(db).guildIds()) {
+          if (mine(guildId) && !present.has(guildId)) await departures.left(guildId, clock.now());
+        }
+      })(),
+    );
+  });
+  // Waits for the writes under way (`stop()` closes the database after them).
+  return async () => {
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+  };
 }

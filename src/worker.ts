@@ -13,6 +13,7 @@ import { reportKpdKeys } from './kpd/keys.ts';
 import { NameIndex } from './names/index.ts';
 import { Translations } from './i18n/index.ts';
 import { logFor } from './log/index.ts';
+import { createMetrics, type Metrics } from './metrics/index.ts';
 import { openStorage } from './storage.ts';
 import type { Store } from './store/index.ts';
 
@@ -30,6 +31,8 @@ export interface WorkerOptions {
   readonly store?: Store;
   readonly database?: Database;
   readonly announcements?: AnnouncementOptions;
+  /** This process's metrics (the manager of role `all` passes its own); a fresh registry otherwise. */
+  readonly metrics?: Metrics;
 }
 
 export interface WorkerHealth {
@@ -40,6 +43,7 @@ export interface WorkerHealth {
 
 export interface Worker {
   readonly services: Services;
+  readonly metrics: Metrics;
   health(): WorkerHealth;
   /** Runs the departed servers' purge now (tests; it runs hourly on its own while this process works). */
   purgeDeparted(): Promise<number>;
@@ -73,6 +77,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     now: clock.now(),
   });
   const { store, db } = storage;
+  const metrics = options.metrics ?? createMetrics({ process: 'worker', clock });
   const api = new TierClient({
     urls: { base: config.game.baseUrl, legacy: config.game.legacyUrl, matchmaker: config.game.matchmakerUrl },
     apiKey: config.game.apiKey,
@@ -80,6 +85,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     cache: store.namespace('cache'),
     clock,
     logger: log.child({ subsystem: 'api' }),
+    metrics,
   });
   const services: Services = {
     api,
@@ -101,7 +107,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     config,
     kinds: ANNOUNCEMENT_KINDS,
     sources: [kpdSource(services)],
-    ...(options.announcements ? { options: options.announcements } : {}),
+    options: { metrics, ...options.announcements },
   });
 
   const departures = new GuildDepartures(db);
@@ -120,6 +126,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   let stopped: Promise<void> | undefined;
   return {
     services,
+    metrics,
     health: () => healthOf(announcements.state, store.health.healthy),
     purgeDeparted,
     stop() {

@@ -156,6 +156,8 @@ export interface DelivererDeps {
   readonly hook?: StepHook | undefined;
   /** The kinds the bot runs with: which subscriptions an event goes to, and what it posts there. */
   readonly kinds: KindRegistry;
+  /** The active subscriptions, when the caller keeps them (the worker does); read from the table otherwise. */
+  readonly activeSubscriptions?: () => Promise<readonly Subscription[]>;
   /** Told the outcome of every delivery recorded (metrics). */
   readonly onOutcome?: (outcome: Delivery['outcome']) => void;
 }
@@ -185,7 +187,7 @@ export class Deliverer {
       const { repos } = this.#deps;
       const pending = await repos.inbox.pending();
       if (pending.length === 0) return;
-      const subscriptions = await repos.subscriptions.active();
+      const subscriptions = await (this.#deps.activeSubscriptions?.() ?? repos.subscriptions.active());
       for (const item of pending) {
         signal?.throwIfAborted();
         await this.deliver(item, subscriptions);

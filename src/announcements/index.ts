@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Events, type Client, type REST } from 'discord.js';
 import type { Config } from '../config/index.ts';
+import type { Delivery } from './model.ts';
 import type { Services } from '../services.ts';
 import { RequestBudget, type BudgetRule } from './budget.ts';
 import { DEFAULT_DELIVERY_OPTIONS, Deliverer, type DeliveryOptions, type StepHook } from './delivery.ts';
@@ -9,6 +10,7 @@ import type { AnnouncementKind } from './kinds/kind.ts';
 import { Lease } from './lease.ts';
 import { Leadership, type LeaderState } from './leadership.ts';
 import { Outbox } from './outbox.ts';
+import { ActiveSubscriptions } from './records/subscriptions.ts';
 import { openRepositories, purgeExpiredRecords, type Repositories } from './repositories.ts';
 import { EventsFeed, TurfFeed, fromApiEvent, type Source, type SourceFactory } from './sources.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook.ts';
@@ -54,9 +56,9 @@ export interface Announcements {
 
 /** What announcements report, when the composition root hands metrics in (src/metrics). */
 export interface AnnouncementMetrics {
-  pollCycle(source: string, seconds: number, outcome: 'ok' | 'failed'): void;
-  delivery(outcome: string): void;
-  outboxDepth(read: () => Promise<number>): void;
+  pollCycle(source: string, seconds: number): void;
+  delivery(outcome: Delivery['outcome']): void;
+  setOutboxDepth(read: () => Promise<number>): void;
 }
 
 /** Tuning, mainly for tests and benchmarks; every field has a production default. */
@@ -133,8 +135,10 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
   const kinds = new KindRegistry(deps.kinds);
   const metrics = options.metrics;
 
+  const active = new ActiveSubscriptions(repos.subscriptions);
   const deliverer = new Deliverer({
     discord,
+    activeSubscriptions: () => active.get(),
     repos,
     translations,
     clock,
@@ -148,7 +152,7 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
     },
     hook,
     kinds,
-    ...(metrics ? { onOutcome: (outcome: string) => metrics.delivery(outcome) } : {}),
+    ...(metrics ? { onOutcome: (outcome: Delivery['outcome']) => metrics.delivery(outcome) } : {}),
   });
   const sourceDeps = { api, repos, clock, log, hook, kinds };
   const sources: Source[] = [
@@ -177,7 +181,7 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
     stopping.signal,
   );
   const outbox = new Outbox((signal) => deliverer.deliverPending(signal), log);
-  metrics?.outboxDepth(() => repos.inbox.depth());
+  metrics?.setOutboxDepth(() => repos.inbox.depth());
   const ready = Promise.race([
     discord.ready,
     new Promise<void>((resolve) =>
@@ -190,18 +194,10 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
   /** One poll of one source, timed; `deliver` says what its deliveries do (wait for them, or kick them). */
   const pollSource = async (source: Source, signal: AbortSignal, deliver: () => Promise<void>) => {
     const started = performance.now();
-    let outcome: 'ok' | 'failed' = 'failed';
-    try {
-      const subscriptions = await repos.subscriptions.active();
-      if (!source.wanted(subscriptions)) {
-        outcome = 'ok';
-        return;
-      }
-      await source.poll({ subscriptions, signal, deliver, spreadMs: intervalOf(source) / 2 });
-      outcome = 'ok';
-    } finally {
-      metrics?.pollCycle(source.name, (performance.now() - started) / 1000, outcome);
-    }
+    const subscriptions = await active.get();
+    if (!source.wanted(subscriptions)) return;
+    await source.poll({ subscriptions, signal, deliver, spreadMs: intervalOf(source) / 2 });
+    metrics?.pollCycle(source.name, (performance.now() - started) / 1000);
   };
   const intervalOf = (source: Source) => options.sourceIntervalsMs?.[source.name] ?? intervalMs;
 
@@ -305,7 +301,7 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
         : { maxConnections: options.webhookMaxConnections }),
       async onEvent(apiEvent) {
         const event = fromApiEvent(apiEvent, clock.now());
-        const subscriptions = await repos.subscriptions.active();
+        const subscriptions = await active.get();
         if (!kinds.isWanted(event, subscriptions)) return;
         // Already pending or done (polled, or delivered twice by the sender): acknowledged, not repeated.
         if (!(await repos.inbox.accept(event))) return;

@@ -14,6 +14,7 @@ import {
   type ReplyIssue,
 } from './errors.ts';
 import { RateLimiter, windowFromHeaders, type BucketDefaults, type Priority } from './rate-limit.ts';
+import type { SharedLimits } from '../limits/index.ts';
 import { DEFAULT_MAX_JSON_DEPTH, prepareJson } from './json.ts';
 import { readReply, softRefusal } from './reply.ts';
 import { heavyTurn, LARGE_REPLY_CHARS } from './turns.ts';
@@ -21,6 +22,7 @@ import { decideRetry, defaultRetryPolicy, type RetryPolicy, type RetryState } fr
 import type { Host, ParamsOf, Refusable, ReplyOf, RouteDef } from './route.ts';
 import { routes, type RouteName, type Routes } from './routes/index.ts';
 import { degradations } from './schemas/tolerant.ts';
+import type { UpstreamRecorder } from '../metrics/recorders.ts';
 import {
   BodyTooLargeFailure,
   createPoolTransport,
@@ -71,7 +73,7 @@ export interface TierClientOptions {
   readonly logger?: Pick<Logger, 'debug' | 'warn'>;
   /** Per-attempt time budget of routes that set none. */
   readonly defaultTimeoutMs?: number;
-  /** The key's general window until a reply tells otherwise (observed: 60 a minute). */
+  /** The key's general window until a reply tells otherwise (observed: 60 a minute; background leaves 10). */
   readonly generalLimit?: BucketDefaults;
   readonly retryPolicy?: RetryPolicy;
   /** The largest reply body read, in bytes; a larger one fails the call unread. Default 4 MiB. */
@@ -80,6 +82,10 @@ export interface TierClientOptions {
   readonly maxReplyDepth?: number;
   /** Bytes of replies kept in process memory in front of the cache store. Default 64 MiB. */
   readonly memoryCacheBytes?: number;
+  /** Every request takes a slot here too (`createSharedLimits`: Redis or memory); default: its own. */
+  readonly sharedLimits?: SharedLimits;
+  /** Told each request's route and status, and the windows of the process key that replies describe. */
+  readonly metrics?: UpstreamRecorder;
 }
 
 const UNLIMITED: BucketDefaults = { limit: Number.POSITIVE_INFINITY, windowMs: 60_000 };
@@ -100,6 +106,8 @@ export class TierClient {
   readonly #clock: Clock;
   readonly #cache: ReplyCache;
   readonly #limiter: RateLimiter;
+  /** The request limits this client counts in (`sharedLimits`); the events budget takes from them too. */
+  readonly limits: SharedLimits;
   readonly #retryPolicy: RetryPolicy;
   readonly #generalLimit: BucketDefaults;
   /** Windows of routes that replies revealed to be their own (smaller than the general one). */
@@ -113,8 +121,9 @@ export class TierClient {
     this.#transport = options.transport ?? createPoolTransport();
     this.#clock = options.clock ?? systemClock;
     this.#retryPolicy = options.retryPolicy ?? defaultRetryPolicy;
-    this.#generalLimit = options.generalLimit ?? { limit: 60, windowMs: 60_000 };
-    this.#limiter = new RateLimiter(this.#clock);
+    this.#generalLimit = options.generalLimit ?? { limit: 60, windowMs: 60_000, reserve: 10 };
+    this.#limiter = new RateLimiter(this.#clock, options.sharedLimits);
+    this.limits = this.#limiter.shared;
     const logger = options.logger;
     const memoryBytes = options.memoryCacheBytes;
     this.#cache = new ReplyCache({
@@ -244,7 +253,7 @@ export class TierClient {
     const general = `${auth.identity}@${route.host}`;
     const generalDefaults = route.tier === 'developer' ? this.#generalLimit : UNLIMITED;
     const ownWindow = this.#ownWindows.get(name);
-    const own = ownWindow ? ownBucket(general, name) : undefined;
+    const own = ownWindow ? `${general}#${name}` : undefined;
     const buckets = [{ name: general, defaults: generalDefaults }];
     if (own && ownWindow) buckets.push({ name: own, defaults: ownWindow });
 
@@ -272,6 +281,7 @@ export class TierClient {
         maxBytes: this.#options.maxReplyBytes ?? DEFAULT_MAX_BODY_BYTES,
       });
     } catch (error) {
+      this.#options.metrics?.upstream(name, error instanceof TransportFailure ? error.reason : 'network');
       if (options.signal?.aborted) throw options.signal.reason;
       if (error instanceof BodyTooLargeFailure) {
         throw new ReplyTooLargeError('bytes', error.limitBytes, name, { cause: error });
@@ -283,11 +293,15 @@ export class TierClient {
     } finally {
       release();
     }
+    this.#options.metrics?.upstream(name, response.status);
     this.#options.logger?.debug(
       { route: name, status: response.status, ms: this.#clock.now() - started },
       'upstream reply',
     );
     const described = this.#learnWindow(name, response, general, own);
+    const seen = windowFromHeaders(response.headers);
+    if (seen && route.tier === 'developer' && options.apiKey === undefined)
+      this.#options.metrics?.budgetSeen(described === general ? 'general' : name, seen);
 
     // Large replies are parsed and checked one step per turn of the event loop, one reply at a time, so
     // several arriving together never hold the loop for long.
@@ -351,7 +365,7 @@ export class TierClient {
     if (generalLimit !== undefined && seen.limit < generalLimit) {
       const window = { limit: seen.limit, windowMs: Math.max(1000, seen.resetAt - this.#clock.now()) };
       this.#ownWindows.set(name, window);
-      const bucket = ownBucket(general, name);
+      const bucket = `${general}#${name}`;
       this.#limiter.define(bucket, window);
       this.#limiter.update(bucket, seen);
       return bucket;
@@ -371,10 +385,6 @@ function wireValue(value: unknown): string {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     return String(value);
   throw new TypeError('a parameter schema produced a value that is not a string, number or boolean');
-}
-
-function ownBucket(general: string, route: string): string {
-  return `${general}#${route}`;
 }
 
 function cacheKey(route: string, url: URL): string {

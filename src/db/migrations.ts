@@ -155,6 +155,15 @@ async function initial(db: Db): Promise<void> {
     .execute();
 }
 
+/** Change counters (`subscriptions`: bumped by every write, so a reader can tell its copy is current). */
+async function counters(db: Db): Promise<void> {
+  await db.schema
+    .createTable('counters')
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('value', time, (c) => c.notNull())
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026-11-24-001-initial': {
     up: initial,
@@ -177,6 +186,12 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       ]) {
         await sql`drop table if exists ${sql.table(table)}`.execute(db);
       }
+    },
+  },
+  '2026-11-24-002-counters': {
+    up: counters,
+    async down(db) {
+      await db.schema.dropTable('counters').execute();
     },
   },
 };

@@ -116,6 +116,11 @@ export interface GuildDeparturesTable {
   readonly left_at: number;
 }
 
+export interface CountersTable {
+  readonly name: string;
+  readonly value: number;
+}
+
 export interface MetaTable {
   readonly key: string;
   readonly value: string;
@@ -136,4 +141,5 @@ export interface Tables {
   kpd_feed_state: KpdFeedStateTable;
   guild_departures: GuildDeparturesTable;
   meta: MetaTable;
+  counters: CountersTable;
 }

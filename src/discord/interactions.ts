@@ -8,6 +8,7 @@ import { renderError } from '../render/errors.ts';
 import type { ReplyPayload } from '../render/payload.ts';
 import { truncate } from '../render/text.ts';
 import { isStoreError } from '../store/index.ts';
+import type { CommandKind, CommandOutcome, CommandRecorder } from '../metrics/recorders.ts';
 import type { Command, Loader } from './command.ts';
 import type { Services } from '../services.ts';
 import { readArgs } from './args.ts';
@@ -25,6 +26,8 @@ export interface RouterOptions {
   readonly peekTimeoutMs?: number;
   /** Waits for those timers (a manual clock in tests); unref'd timers by default. */
   readonly sleep?: Clock['sleep'];
+  /** Told the command, kind, outcome and duration of every interaction handled (`/metrics`). */
+  readonly metrics?: CommandRecorder;
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -40,6 +43,7 @@ export class InteractionRouter {
   readonly #deferAfterMs: number;
   readonly #peekTimeoutMs: number;
   readonly #sleep: Clock['sleep'];
+  readonly #metrics: CommandRecorder | undefined;
   #closing = false;
 
   constructor(commands: readonly Command[], services: Services, options: RouterOptions = {}) {
@@ -48,6 +52,7 @@ export class InteractionRouter {
     this.#deferAfterMs = options.deferAfterMs ?? 1_500;
     this.#peekTimeoutMs = options.peekTimeoutMs ?? 500;
     this.#sleep = options.sleep ?? unrefSleep;
+    this.#metrics = options.metrics;
   }
 
   /** `work`, or {@link TIMED_OUT} once `ms` have passed first (`work` then goes on unheard). */
@@ -89,19 +94,25 @@ export class InteractionRouter {
 
     if (interaction.isAutocomplete()) {
       const command = this.#commands.get(interaction.commandName);
+      let outcome: CommandOutcome = 'ok';
       try {
         const found = command?.autocomplete
           ? await this.#within(this.#deferAfterMs, command.autocomplete({ interaction, services, t, now }))
           : [];
-        if (found === TIMED_OUT) log.warn({ command: interaction.commandName }, 'autocomplete too slow');
+        if (found === TIMED_OUT) {
+          log.warn({ command: interaction.commandName }, 'autocomplete too slow');
+          outcome = 'timeout';
+        }
         const choices = found === TIMED_OUT ? [] : found;
         await interaction.respond(
           choices.slice(0, 25).map((c) => ({ name: truncate(c.name, 100), value: c.value })),
         );
       } catch (error) {
         log.warn({ err: error, command: interaction.commandName }, 'autocomplete failed');
+        outcome = 'failed';
         await interaction.respond([]).catch(() => undefined);
       }
+      this.#record(command, 'autocomplete', outcome, now);
       return;
     }
     const answerable: AnswerableInteraction | undefined =
@@ -125,10 +136,14 @@ export class InteractionRouter {
       () => undefined,
     );
 
+    // The command the interaction was for, once known: its name is the label, never what the user sent.
+    let handled: Command | undefined;
+    let outcome: CommandOutcome = 'ok';
     try {
       if (this.#closing) throw new UserError('common:errors.restarting');
       if (answerable.isChatInputCommand()) {
         const command = this.#commands.get(answerable.commandName);
+        handled = command;
         if (!command) throw new UserError('common:errors.unknownCommand');
         log.debug(
           { command: answerable.commandName, sub: answerable.options.getSubcommand(false) },
@@ -139,6 +154,7 @@ export class InteractionRouter {
       } else {
         const id = decodeComponentId(answerable.customId);
         const command = id && this.#commands.get(id.command);
+        handled = command;
         if (!id || !command) throw new UserError('common:errors.unknownComponent');
         if (id.expiresAt <= now) throw new UserError('common:errors.expired');
         if (answerable.isModalSubmit()) {
@@ -153,6 +169,7 @@ export class InteractionRouter {
     } catch (error) {
       const incident = randomUUID().slice(0, 8);
       let shown = error;
+      outcome = outcomeOf(error);
       if (isStoreError(error)) {
         log.warn({ err: error }, 'interaction failed: the store is not answering');
         shown = new UserError('common:errors.storeDown');
@@ -164,7 +181,13 @@ export class InteractionRouter {
       await this.#fail(responder, renderError(shown, t, incident), log);
     } finally {
       watchdog.abort();
+      this.#record(handled, kindOf(answerable), outcome, now);
     }
+  }
+
+  #record(command: Command | undefined, kind: CommandKind, outcome: CommandOutcome, started: number): void {
+    const seconds = (this.#services.clock.now() - started) / 1000;
+    this.#metrics?.command(command?.data.name ?? 'unknown', kind, outcome, seconds);
   }
 
   async #fail(responder: Responder, payload: ReplyPayload, log: Services['log']): Promise<void> {
@@ -202,4 +225,15 @@ export class InteractionRouter {
       },
     };
   }
+}
+
+function outcomeOf(error: unknown): CommandOutcome {
+  if (isStoreError(error)) return 'store_down';
+  if (error instanceof UserError) return 'user_error';
+  return error instanceof ApiError ? 'api_error' : 'failed';
+}
+
+function kindOf(interaction: AnswerableInteraction): CommandKind {
+  if (interaction.isChatInputCommand()) return 'command';
+  return interaction.isModalSubmit() ? 'modal' : 'component';
 }

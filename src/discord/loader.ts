@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ApplicationIntegrationType, InteractionContextType } from 'discord.js';
 import { z } from 'zod';
+import { isCompiled } from '../core/package-root.ts';
 import type { Translations } from '../i18n/index.ts';
 import type { Command, LoadedCommand } from './command.ts';
 import { localizeCommand } from './localize.ts';
@@ -9,8 +10,13 @@ import { localizeCommand } from './localize.ts';
 /**
  * Loads every module of `commands/`, refusing one whose export is not a command (a definition with a
  * name and an `execute` function), and fills its localizations from the locale files.
+ *
+ * The commands are compiled beside the rest: from src/discord/loader.ts (tsx, vitest) this is `commands/`
+ * and its `.ts` files; from dist/src/discord/loader.js (`npm run build`) it is `dist/commands/` and its
+ * `.js` files. Only modules of the loader's own kind are loaded, so a source tree never runs stale output.
  */
 export const COMMANDS_DIR = fileURLToPath(new URL('../../commands/', import.meta.url));
+const MODULE_EXTENSION = isCompiled(import.meta.url) ? '.js' : '.ts';
 
 const CommandModule = z.object({
   command: z.object({
@@ -29,8 +35,8 @@ export async function loadCommands(
 ): Promise<LoadedCommand[]> {
   const dir = options.dir ?? COMMANDS_DIR;
   const files = readdirSync(dir)
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
-    .filter((file) => !options.only || options.only.includes(file.slice(0, -'.ts'.length)))
+    .filter((file) => file.endsWith(MODULE_EXTENSION) && !file.endsWith('.d.ts'))
+    .filter((file) => !options.only || options.only.includes(file.slice(0, -MODULE_EXTENSION.length)))
     .sort();
   const commands: LoadedCommand[] = [];
   for (const file of files) {

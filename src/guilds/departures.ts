@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/index.ts';
+import { bumpSubscriptions } from '../announcements/records/subscriptions.ts';
 
 /**
  * What happens to a server's data when the bot leaves it: the shard that sees the bot leave writes down
@@ -37,6 +38,14 @@ export class GuildDepartures {
   /** The bot is in the guild (again): nothing of it is removed. */
   async returned(guildId: string): Promise<void> {
     await this.#db.kysely.deleteFrom('guild_departures').where('guild_id', '=', guildId).execute();
+  }
+
+  /** The bot is in all these guilds (a session's READY): a few statements, however many there are. */
+  async returnedAll(guildIds: readonly string[]): Promise<void> {
+    for (let start = 0; start < guildIds.length; start += 500) {
+      const chunk = guildIds.slice(start, start + 500);
+      await this.#db.kysely.deleteFrom('guild_departures').where('guild_id', 'in', chunk).execute();
+    }
   }
 
   /** When the bot left the guild, if it did and has not come back. */
@@ -80,6 +89,7 @@ export class GuildDepartures {
         return { subscriptions: ids.length, kpdKey: Number(key.numDeletedRows) > 0 };
       });
       if (result === undefined) continue;
+      if (result.subscriptions > 0) await bumpSubscriptions(this.#db);
       purged.push({ guildId, leftAt, ...result });
       log.info(
         { guildId, leftAt: new Date(leftAt).toISOString(), ...result },

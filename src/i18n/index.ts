@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import i18next, { type i18n, type Resource } from 'i18next';
+import { packageRoot } from '../core/package-root.ts';
 
 /**
  * Translations: `locales/<discord-locale>/<namespace>.json`, one namespace per command plus `common`.
@@ -14,7 +15,8 @@ export const DEFAULT_LOCALE: Locale = 'en-US';
 
 const FALLBACKS: Readonly<Record<string, Locale>> = { 'en-GB': 'en-US', 'es-419': 'es-ES' };
 
-export const LOCALES_DIR = fileURLToPath(new URL('../../locales/', import.meta.url));
+// At the package root, from src/i18n/index.ts under tsx as from dist/src/i18n/index.js compiled.
+export const LOCALES_DIR = fileURLToPath(new URL('locales/', packageRoot(import.meta.url, 2)));
 
 export interface Translator {
   readonly locale: Locale;

@@ -303,3 +303,48 @@ export async function createRedisBackend(url: string, connectTimeoutMs: number):
     },
   };
 }
+
+/**
+ * A Redis connection of its own, for the lower layers that need Redis beside Keyv (the shared request
+ * limits of src/limits), so that only src/store imports the client. Raw commands only. It connects in the
+ * background and reconnects forever; while it is not connected, commands are refused at once (nothing
+ * queues), so a caller never waits on a dead server for longer than its own timeout.
+ */
+export interface RedisConnection {
+  readonly ready: boolean;
+  send(args: readonly string[]): Promise<unknown>;
+  /** `listener` hears every connection error (they are never thrown at anyone else). */
+  onError(listener: (error: unknown) => void): void;
+  /** `listener` hears every (re)connection. */
+  onReady(listener: () => void): void;
+  /** Drops the connection and stops reconnecting. */
+  close(): void;
+}
+
+export function openRedisConnection(url: string, connectTimeoutMs: number): RedisConnection {
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: connectTimeoutMs,
+      reconnectStrategy: (retries: number) => Math.min(2 ** retries * 100, 2_000),
+    },
+  });
+  const errorListeners: Array<(error: unknown) => void> = [];
+  client.on('error', (error: unknown) => {
+    for (const listener of errorListeners) listener(error);
+  });
+  // With a reconnect strategy that never gives up, this settles only once connected (or closed).
+  client.connect().catch(() => undefined);
+  return {
+    get ready() {
+      return client.isReady;
+    },
+    send: (args) => client.sendCommand([...args]),
+    onError: (listener) => errorListeners.push(listener),
+    onReady: (listener) => client.on('ready', listener),
+    close() {
+      if (client.isOpen) client.destroy();
+    },
+  };
+}

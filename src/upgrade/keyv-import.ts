@@ -14,7 +14,7 @@ import {
   type Subscription,
 } from '../announcements/model.ts';
 import { openRepositories } from '../announcements/repositories.ts';
-import { toRow } from '../announcements/records/subscriptions.ts';
+import { bumpSubscriptions, toRow } from '../announcements/records/subscriptions.ts';
 import { DELIVERY_RECORD_TTL_MS } from '../announcements/records/events.ts';
 import { KpdFeedState } from '../kpd/feed.ts';
 import { KpdKeyRecords, type StoredKpdKey } from '../kpd/keys.ts';
@@ -191,6 +191,7 @@ export async function importKeyvRecords(deps: {
   if (done) return undefined;
   const context: Context = { store, counts: {}, skipped: 0 };
   await importSubscriptions(context, db);
+  await bumpSubscriptions(db);
   await importAnnouncements(context, db, store);
   await importAccounts(context, db);
   const report: ImportReport = { imported: context.counts, skipped: context.skipped };

@@ -2,25 +2,29 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RequestBudget } from '../../src/announcements/budget.ts';
 import { Lease } from '../../src/announcements/lease.ts';
+import { createMemoryLimits, type SharedLimits } from '../../src/limits/index.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import { ManualClock } from '../support/clock.ts';
 import { busiestWindow } from './support.ts';
 
 let store: Store;
 let clock: ManualClock;
+let limits: SharedLimits;
 
 beforeEach(async () => {
   store = await createStore('memory://', { purgeIntervalMs: 0 });
   clock = new ManualClock();
+  limits = createMemoryLimits(clock);
 });
 
 afterEach(async () => {
+  await limits.close();
   await store.close();
 });
 
 describe('RequestBudget', () => {
   it('lets at most limit - reserve calls through per sliding window, keeping room for retries', async () => {
-    const budget = new RequestBudget(store, 'key', { limit: 6, windowMs: 60_000 }, clock);
+    const budget = new RequestBudget(limits, 'key', { limit: 6, windowMs: 60_000 }, clock);
     const taken: number[] = [];
     for (let i = 0; i < 5; i += 1) {
       await budget.take();
@@ -36,7 +40,7 @@ describe('RequestBudget', () => {
   });
 
   it('counts the retries a call made, without ever passing the limit', async () => {
-    const budget = new RequestBudget(store, 'key', { limit: 6, windowMs: 60_000 }, clock);
+    const budget = new RequestBudget(limits, 'key', { limit: 6, windowMs: 60_000 }, clock);
     const times: number[] = [];
     for (let i = 0; i < 12; i += 1) {
       const ticket = await driveTake(budget);
@@ -49,10 +53,10 @@ describe('RequestBudget', () => {
     expect(busiestWindow(times, 60_000)).toBeLessThanOrEqual(6);
   });
 
-  it('is shared by every process using the same store, and survives a restart', async () => {
-    const first = new RequestBudget(store, 'key', { limit: 6, windowMs: 60_000 }, clock);
+  it('is shared by every budget counting in the same limits (Redis across processes: test/limits)', async () => {
+    const first = new RequestBudget(limits, 'key', { limit: 6, windowMs: 60_000 }, clock);
     for (let i = 0; i < 3; i += 1) await first.take();
-    const second = new RequestBudget(store, 'key', { limit: 6, windowMs: 60_000 }, clock);
+    const second = new RequestBudget(limits, 'key', { limit: 6, windowMs: 60_000 }, clock);
     for (let i = 0; i < 2; i += 1) await second.take();
     expect(await second.recent()).toHaveLength(5);
     let through = false;
@@ -62,7 +66,7 @@ describe('RequestBudget', () => {
     await clock.advance(30_000);
     await waiting;
     // Another key has a budget of its own.
-    const other = new RequestBudget(store, 'other key', { limit: 6, windowMs: 60_000 }, clock);
+    const other = new RequestBudget(limits, 'other key', { limit: 6, windowMs: 60_000 }, clock);
     expect(await other.recent()).toHaveLength(0);
   });
 
@@ -77,7 +81,7 @@ describe('RequestBudget', () => {
           },
         ),
         async (calls) => {
-          const local = await createStore('memory://', { purgeIntervalMs: 0 });
+          const local = createMemoryLimits(clock);
           const budget = new RequestBudget(local, 'k', { limit: 6, windowMs: 60_000 }, clock);
           const times: number[] = [];
           for (const call of calls) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../../src/api/errors.ts';
 import { RateLimiter, windowFromHeaders } from '../../src/api/rate-limit.ts';
+import { createMemoryLimits } from '../../src/limits/index.ts';
 import { flush, ManualClock } from '../support/clock.ts';
 
 const general = { name: 'key', defaults: { limit: 3, windowMs: 60_000 } };
@@ -112,5 +113,81 @@ describe('RateLimiter', () => {
       }),
     ).toEqual({ limit: 60, remaining: 7, resetAt: 1_800_000_000_000 });
     expect(windowFromHeaders({})).toBeUndefined();
+  });
+});
+
+describe('RateLimiter with shared limits', () => {
+  it('lets two limiters sharing limits (two processes) take at most the limit together', async () => {
+    const clock = new ManualClock();
+    const shared = createMemoryLimits(clock);
+    const first = new RateLimiter(clock, shared);
+    const second = new RateLimiter(clock, shared);
+    const granted: string[] = [];
+    for (const [who, limiter] of [
+      ['first', first],
+      ['second', second],
+    ] as const) {
+      for (let i = 0; i < 3; i += 1) {
+        void limiter.acquire([general], 'interactive', FAR).then((release) => {
+          granted.push(who);
+          release();
+        });
+      }
+    }
+    await flush();
+    // Each one's own view allows 3: only the shared windows hold the sum to 3.
+    expect(granted).toEqual(['first', 'first', 'first']);
+    await clock.advance(60_000);
+    expect(granted).toEqual(['first', 'first', 'first', 'second', 'second', 'second']);
+    await shared.close();
+  });
+
+  it('keeps the reserve: background calls leave it to interactive ones of any process', async () => {
+    const clock = new ManualClock();
+    const shared = createMemoryLimits(clock);
+    const worker = new RateLimiter(clock, shared);
+    const shard = new RateLimiter(clock, shared);
+    const bucket = { name: 'key', defaults: { limit: 6, windowMs: 60_000, reserve: 2 } };
+    let background = 0;
+    let interactive = 0;
+    for (let i = 0; i < 6; i += 1)
+      void worker.acquire([bucket], 'background', FAR).then(() => (background += 1));
+    await flush();
+    expect(background).toBe(4);
+    for (let i = 0; i < 2; i += 1)
+      void shard.acquire([bucket], 'interactive', FAR).then(() => (interactive += 1));
+    await flush();
+    expect(interactive).toBe(2);
+    await clock.advance(60_000);
+    expect(background).toBe(6);
+    await shared.close();
+  });
+
+  it('refuses at once a shared wait past the deadline, with its length, and frees the local slot', async () => {
+    const clock = new ManualClock();
+    const shared = createMemoryLimits(clock);
+    const other = new RateLimiter(clock, shared);
+    for (let i = 0; i < 3; i += 1) (await other.acquire([general], 'interactive', FAR))();
+    await clock.advance(10_000);
+    const limiter = new RateLimiter(clock, shared);
+    const refused = limiter.acquire([general], 'interactive', clock.now() + 1_000);
+    await expect(refused).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(refused).rejects.toMatchObject({ retryAfterMs: 50_000 });
+    expect(limiter.waiting).toBe(0);
+    expect(shared.waiting).toBe(0);
+    await shared.close();
+  });
+
+  it('fails the waiters of its own shared limits when closed', async () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter(clock);
+    const bucket = { name: 'key', defaults: { limit: 3, windowMs: 60_000, reserve: 1 } };
+    for (let i = 0; i < 2; i += 1) await limiter.acquire([bucket], 'background', FAR);
+    // Its own view has room; the shared window keeps the last slot for interactive calls.
+    const waiting = limiter.acquire([bucket], 'background', FAR);
+    await flush();
+    expect(limiter.shared.waiting).toBe(1);
+    limiter.close();
+    await expect(waiting).rejects.toMatchObject({ message: 'Client closed' });
   });
 });

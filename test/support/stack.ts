@@ -59,7 +59,10 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   };
 }
 
-export interface TestBotOptions extends Pick<BotOptions, 'store' | 'clock' | 'commands' | 'announcements'> {
+export interface TestBotOptions extends Pick<
+  BotOptions,
+  'store' | 'database' | 'clock' | 'commands' | 'announcements'
+> {
   /** Extra environment for the bot's configuration (SECRET_KEY, STORE_URL, LOG_LEVEL...). */
   readonly env?: Readonly<Record<string, string>>;
   /** Silent by default. */

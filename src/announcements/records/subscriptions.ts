@@ -156,7 +156,10 @@ export class SubscriptionRepository {
         .executeTakeFirst();
       const slot = top?.slot === null || top?.slot === undefined ? 0 : Number(top.slot) + 1;
       const subscription = { ...fields, id, slot, identity: `unchecked:${id}` };
-      if (await this.#insert(subscription)) return subscription;
+      if (await this.#insert(subscription)) {
+        await bumpSubscriptions(this.#db);
+        return subscription;
+      }
     }
     throw new Error('could not find a free place for a subscription');
   }
@@ -199,6 +202,7 @@ export class SubscriptionRepository {
           : undefined;
       });
       // Only a taken id (or a writer that ignored the turns) gets here: look again.
+      if (result?.status === 'created') await bumpSubscriptions(this.#db);
       if (result !== undefined) return result;
     }
     throw new Error('the guild kept changing while a subscription was added');
@@ -223,12 +227,15 @@ export class SubscriptionRepository {
       ...rest
     } = toRow({ ...subscription, slot: 0, identity: '' });
     await this.#k.updateTable('subscriptions').set(rest).where('id', '=', id).execute();
+    await bumpSubscriptions(this.#db);
   }
 
   /** Removes it, which frees its place and its identity. */
   async delete(id: string): Promise<boolean> {
     const result = await this.#k.deleteFrom('subscriptions').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    const deleted = Number(result.numDeletedRows) > 0;
+    if (deleted) await bumpSubscriptions(this.#db);
+    return deleted;
   }
 
   /** Marks it disabled with the Discord error that made it so; true when this call disabled it. */
@@ -239,6 +246,56 @@ export class SubscriptionRepository {
       .where('id', '=', id)
       .where('status', '=', 'active')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const disabled = Number(result.numUpdatedRows) === 1;
+    if (disabled) await bumpSubscriptions(this.#db);
+    return disabled;
+  }
+
+  /** Goes up with every change of any subscription (see {@link ActiveSubscriptions}). */
+  async version(): Promise<number> {
+    const row = await this.#k
+      .selectFrom('counters')
+      .select('value')
+      .where('name', '=', 'subscriptions')
+      .executeTakeFirst();
+    return row?.value ?? 0;
+  }
+}
+
+/**
+ * Counts a change of the subscriptions (after it is written: a reader reads the counter before the rows,
+ * so at worst it reloads once more than needed, never keeps a stale copy).
+ */
+export async function bumpSubscriptions(db: Database): Promise<void> {
+  await sql`insert into counters (name, value) values ('subscriptions', 1)
+    on conflict (name) do update set value = counters.value + 1`.execute(db.kysely);
+}
+
+/**
+ * The active subscriptions as the worker reads them: kept in memory, and read again only when the change
+ * counter has moved since (one small query per use otherwise). Concurrent readers share one reload.
+ */
+export class ActiveSubscriptions {
+  readonly #repo: SubscriptionRepository;
+  #copy: { readonly version: number; readonly list: readonly Subscription[] } | undefined;
+  #loading: Promise<readonly Subscription[]> | undefined;
+
+  constructor(repo: SubscriptionRepository) {
+    this.#repo = repo;
+  }
+
+  async get(): Promise<readonly Subscription[]> {
+    const version = await this.#repo.version();
+    if (this.#copy?.version === version) return this.#copy.list;
+    this.#loading ??= (async () => {
+      try {
+        const list = await this.#repo.active();
+        this.#copy = { version, list };
+        return list;
+      } finally {
+        this.#loading = undefined;
+      }
+    })();
+    return this.#loading;
   }
 }

@@ -23,6 +23,7 @@ export const GatewayClose = {
   AuthenticationFailed: 4004,
   AlreadyAuthenticated: 4005,
   InvalidShard: 4010,
+  ShardingRequired: 4011,
   InvalidApiVersion: 4012,
   InvalidIntents: 4013,
   DisallowedIntents: 4014,

@@ -11,6 +11,9 @@ const maxPayloadBytes = 4096;
 const replayLimit = 1000;
 /** Close codes after which Discord forgets the session: a client that closes with them cannot resume. */
 const sessionEndingCloseCodes = new Set([1000, 1001]);
+/** Discord recommends one shard per 1,000 servers, and refuses a session holding more than 2,500. */
+export const guildsPerRecommendedShard = 1000;
+export const maxGuildsPerShard = 2500;
 
 interface Session {
   id: string;
@@ -29,11 +32,21 @@ interface Connection {
 export interface GatewayOptions {
   world: DiscordState;
   token: string;
-  shardCount: number;
   gatewayUrl(): string;
 }
 
-/** The gateway: HELLO, IDENTIFY/READY, GUILD_CREATE, heartbeats, RESUME and dispatches to live sessions. */
+/** A gateway session as a test sees it: its shard and whether a socket is attached now. */
+export interface GatewaySessionInfo {
+  shard: [number, number];
+  connected: boolean;
+}
+
+/**
+ * The gateway: HELLO, IDENTIFY/READY, GUILD_CREATE, heartbeats, RESUME and dispatches to live sessions.
+ * Sharded as Discord is: a session identified with `shard: [id, count]` receives the dispatches of the
+ * servers whose `(guild_id >> 22) % count` is `id` (those without a server go to shard 0), and one that
+ * would hold more than 2,500 servers is closed with 4011 (sharding required).
+ */
 export class Gateway {
   readonly #options: GatewayOptions;
   readonly #wss: WebSocketServer;
@@ -48,6 +61,18 @@ export class Gateway {
 
   get identifies(): number {
     return this.#identifies;
+  }
+
+  /** What `GET /gateway/bot` answers: one shard per 1,000 servers, at least one. */
+  recommendedShards(): number {
+    return Math.max(1, Math.ceil(this.#options.world.guilds.size / guildsPerRecommendedShard));
+  }
+
+  sessions(): GatewaySessionInfo[] {
+    return [...this.#sessions.values()].map((s) => ({
+      shard: [s.shard[0], s.shard[1]],
+      connected: s.socket !== null,
+    }));
   }
 
   /** Sessions with a live socket or waiting to resume, for dispatches to the shard that owns `guildId`. */
@@ -78,8 +103,7 @@ export class Gateway {
 
   #owns(session: Session, guildId: string | null): boolean {
     const [id, count] = session.shard;
-    const owner = guildId === null ? 0 : Number((BigInt(guildId) >> 22n) % BigInt(count));
-    return owner === id;
+    return (guildId === null ? 0 : ownerShard(guildId, count)) === id;
   }
 
   #accept(socket: WebSocket, req: IncomingMessage): void {
@@ -183,9 +207,15 @@ export class Gateway {
       socket.close(GatewayClose.DisallowedIntents, 'Disallowed intent(s).');
       return;
     }
-    const shard = parseShard(d.shard, this.#options.shardCount);
+    const shard = parseShard(d.shard, this.recommendedShards());
     if (!shard) {
       socket.close(GatewayClose.InvalidShard, 'Invalid shard.');
+      return;
+    }
+    const { world } = this.#options;
+    const guilds = [...world.guilds.values()].filter((g) => ownerShard(g.id, shard[1]) === shard[0]);
+    if (guilds.length > maxGuildsPerShard) {
+      socket.close(GatewayClose.ShardingRequired, 'Sharding is required.');
       return;
     }
     this.#identifies += 1;
@@ -199,8 +229,6 @@ export class Gateway {
     };
     this.#sessions.set(session.id, session);
     connection.session = session;
-    const { world } = this.#options;
-    const guilds = [...world.guilds.values()].filter((g) => this.#owns(session, g.id));
     this.#send(session, 'READY', {
       v: 10,
       user: { ...apiUser(world.bot()), verified: true, mfa_enabled: false, email: null },
@@ -291,7 +319,12 @@ export class Gateway {
   }
 }
 
-function parseShard(value: unknown, shardCount: number): [number, number] | null {
+/** The shard that receives a server's events, as Discord computes it. */
+export function ownerShard(guildId: string, count: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(count));
+}
+
+function parseShard(value: unknown, recommended: number): [number, number] | null {
   if (value === undefined || value === null) return [0, 1];
   if (!Array.isArray(value) || value.length !== 2) return null;
   const [id, count] = value as unknown[];
@@ -303,6 +336,6 @@ function parseShard(value: unknown, shardCount: number): [number, number] | null
   ) {
     return null;
   }
-  if (count < 1 || id < 0 || id >= count || count > Math.max(shardCount, 1) * 16) return null;
+  if (count < 1 || id < 0 || id >= count || count > recommended * 16) return null;
   return [id, count];
 }

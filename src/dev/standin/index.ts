@@ -1,5 +1,7 @@
 export { startDiscordStandin, defaultStandinToken, defaultApplicationId } from './server.ts';
 export { commandNamePattern } from './command-checks.ts';
+export { guildIdOnShard } from './snowflake.ts';
+export { ownerShard } from './gateway.ts';
 export type {
   AttachmentRecord,
   AutocompleteOptions,

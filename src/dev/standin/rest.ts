@@ -34,6 +34,7 @@ export interface RestDeps {
   hub: InteractionHub;
   gateway: Gateway;
   gatewayUrl(): string;
+  maxConcurrency: number;
 }
 
 const nonceWindowMs = 5 * 60 * 1000;
@@ -95,12 +96,12 @@ export function buildRoutes(deps: RestDeps): Route[] {
   route('GET', '/gateway/bot', true, () =>
     ok({
       url: deps.gatewayUrl(),
-      shards: 1,
+      shards: gateway.recommendedShards(),
       session_start_limit: {
         total: 1000,
         remaining: Math.max(0, 1000 - gateway.identifies),
         reset_after: 14_400_000,
-        max_concurrency: 1,
+        max_concurrency: deps.maxConcurrency,
       },
     }),
   );

@@ -33,7 +33,7 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
   let gatewayUrl = '';
   const world = new DiscordState({ applicationId, botUserId, baseUrl: () => baseUrl });
   const server = createServer();
-  const gateway = new Gateway(server, { world, token, shardCount: 1, gatewayUrl: () => gatewayUrl });
+  const gateway = new Gateway(server, { world, token, gatewayUrl: () => gatewayUrl });
   const commands = new CommandStore(applicationId);
   const hub = new InteractionHub({
     world,
@@ -41,7 +41,14 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
     commands,
     timeoutMs: options.interactionTimeoutMs ?? 3000,
   });
-  const routes = buildRoutes({ world, commands, hub, gateway, gatewayUrl: () => gatewayUrl });
+  const routes = buildRoutes({
+    world,
+    commands,
+    hub,
+    gateway,
+    gatewayUrl: () => gatewayUrl,
+    maxConcurrency: Math.max(1, Math.floor(options.maxConcurrency ?? 1)),
+  });
   const limiter = options.globalRateLimit
     ? new GlobalRateLimit(options.globalRateLimit.perSecond, () => world.now())
     : null;
@@ -275,6 +282,7 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
     autocomplete: (i) => hub.autocomplete(i),
     submitModal: (customId, fields, opts) => hub.submitModal(customId, fields, opts),
     requestReconnect: () => gateway.requestReconnect(),
+    gatewaySessions: () => gateway.sessions(),
     commands: { global: () => commands.list(null), guild: (guildId) => commands.list(guildId) },
     messages: (channelId) => world.listMessages(channelId).map(snapshot),
     requests: () => log.map((r) => ({ ...r })),

@@ -19,6 +19,19 @@ export function nextSnowflake(): string {
   return ((lastTimestamp << 22n) | increment).toString();
 }
 
+/**
+ * The `n`th id (n = 0, 1, ...) of a server that Discord's sharding gives to shard `shard` of `count`
+ * (`(id >> 22) % count`): ids made by time fall mostly on one shard, so tests that spread servers over
+ * shards choose them with this.
+ */
+export function guildIdOnShard(shard: number, count: number, n: number): string {
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(shard) || shard < 0 || shard >= count) {
+    throw new RangeError(`no shard ${shard} of ${count}`);
+  }
+  const base = 1_300_000_000_000n - (1_300_000_000_000n % BigInt(count));
+  return ((base + BigInt(n) * BigInt(count) + BigInt(shard)) << 22n).toString();
+}
+
 export function snowflakeTime(id: string): number {
   return Number((BigInt(id) >> 22n) + discordEpoch);
 }

@@ -20,6 +20,8 @@ export interface DiscordStandinOptions {
   latencyMs?: number | undefined;
   /** How long an interaction accepts its first callback; Discord's 3000 ms by default. */
   interactionTimeoutMs?: number | undefined;
+  /** `session_start_limit.max_concurrency` in `GET /gateway/bot` (sessions that may start together); 1 by default. */
+  maxConcurrency?: number | undefined;
 }
 
 export interface User {
@@ -212,6 +214,8 @@ export interface DiscordStandin {
   ): PendingInteraction;
   /** Sends every connected client a RECONNECT (op 7), as Discord does; @discordjs/ws then RESUMEs. */
   requestReconnect(): void;
+  /** The gateway sessions, live or waiting to resume, with the shard each identified with. */
+  gatewaySessions(): Array<{ shard: [number, number]; connected: boolean }>;
   commands: { global(): APIApplicationCommand[]; guild(guildId: string): APIApplicationCommand[] };
   /** Current channel messages (including interaction replies and follow-ups), oldest first. */
   messages(channelId?: string): MessageRecord[];

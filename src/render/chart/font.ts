@@ -1,16 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../core/package-root.ts';
 
 /** The family name inside the shipped DejaVu Sans files; every text element of a chart uses it. */
 export const CHART_FONT_FAMILY = 'DejaVu Sans';
 
 export type FontWeight = 'normal' | 'bold';
 
-// Resolved from this module, never from the working directory or the system's fonts, so a chart renders the
-// same text wherever the bot runs.
+// Resolved from the package root (from src/render/chart/font.ts under tsx as from dist/src/render/chart/font.js
+// compiled), never from the working directory or the system's fonts, so a chart renders the same text
+// wherever the bot runs.
+const FONTS = new URL('assets/fonts/', packageRoot(import.meta.url, 3));
 const FONT_URLS: Record<FontWeight, URL> = {
-  normal: new URL('../../../assets/fonts/DejaVuSans.ttf', import.meta.url),
-  bold: new URL('../../../assets/fonts/DejaVuSans-Bold.ttf', import.meta.url),
+  normal: new URL('DejaVuSans.ttf', FONTS),
+  bold: new URL('DejaVuSans-Bold.ttf', FONTS),
 };
 
 /** Absolute paths of the shipped font files (regular, bold), as resvg's `fontFiles` wants them. */

@@ -1,14 +1,7 @@
-import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import { startDiscordStandin, type DiscordStandin } from '../../../src/dev/standin/index.ts';
-
-interface Payload {
-  op: number;
-  d: unknown;
-  s: number | null;
-  t: string | null;
-}
+import { rawGateway } from './support.ts';
 
 let standin: DiscordStandin | undefined;
 const sockets: WebSocket[] = [];
@@ -19,30 +12,10 @@ afterEach(async () => {
   standin = undefined;
 });
 
-/** A raw gateway connection that queues what it receives, so no payload is missed between awaits. */
-async function connect(s: DiscordStandin, query = '?v=10&encoding=json') {
-  const socket = new WebSocket(`${s.gatewayUrl}${query}`);
-  sockets.push(socket);
-  const inbox: Payload[] = [];
-  const waiting: Array<(p: Payload) => void> = [];
-  socket.on('message', (data: Buffer, isBinary: boolean) => {
-    expect(isBinary).toBe(false);
-    const payload = JSON.parse(data.toString('utf8')) as Payload;
-    const waiter = waiting.shift();
-    if (waiter) waiter(payload);
-    else inbox.push(payload);
-  });
-  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
-  await once(socket, 'open');
-  return {
-    socket,
-    closed,
-    next: (): Promise<Payload> => {
-      const queued = inbox.shift();
-      return queued ? Promise.resolve(queued) : new Promise((resolve) => waiting.push(resolve));
-    },
-    send: (payload: unknown) => socket.send(JSON.stringify(payload)),
-  };
+async function connect(s: DiscordStandin, query?: string) {
+  const connection = await rawGateway(s, query);
+  sockets.push(connection.socket);
+  return connection;
 }
 
 describe('the gateway', () => {

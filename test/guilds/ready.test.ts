@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRepositories } from '../../src/announcements/repositories.ts';
+import { openDatabase, type Database } from '../../src/db/index.ts';
+import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
+import { startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
+import { GuildDepartures } from '../../src/guilds/departures.ts';
+import { createStore, type Store } from '../../src/store/index.ts';
+import { until } from '../announcements/support.ts';
+import { startTestBot } from '../support/stack.ts';
+
+/**
+ * A shard coming up writes down what changed while it was away: a server with subscriptions that is no
+ * longer in its session was left (counted from now), and a server that is there again is struck off.
+ */
+describe('departures seen at READY', () => {
+  let sandbox: Sandbox;
+  let discord: DiscordStandin;
+  let db: Database;
+  let store: Store;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    discord = await startDiscordStandin();
+    db = await openDatabase('sqlite://:memory:');
+    store = await createStore('memory://', { purgeIntervalMs: 0 });
+  });
+
+  afterAll(async () => {
+    await db.close();
+    await store.close();
+    await discord.close();
+    await sandbox.close();
+  });
+
+  it('marks a subscribed server the bot is no longer in as left, and one it is in again as back', async () => {
+    const here = discord.addGuild({ name: 'Still here' });
+    discord.addChannel(here.id, { name: 'general' });
+    const gone = '100000000000000099';
+    const repos = openRepositories(db, store);
+    for (const guildId of [here.id, gone]) {
+      await repos.subscriptions.create({
+        guildId,
+        channelId: `${guildId}1`,
+        kind: 'maps',
+        options: {},
+        locale: 'en-US',
+        createdBy: '1',
+        createdAt: 1,
+        since: 1,
+        state: { status: 'active' },
+      });
+    }
+    const departures = new GuildDepartures(db);
+    await departures.left(here.id, 5);
+
+    const bot = await startTestBot(sandbox, discord, { store, database: db, announcements: false });
+    try {
+      await until(async () => (await departures.leftAt(gone)) !== undefined);
+      await until(async () => (await departures.leftAt(here.id)) === undefined);
+    } finally {
+      await bot.stop();
+    }
+  });
+});
