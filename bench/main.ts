@@ -3,6 +3,8 @@ import { benchCachedOverhead, benchSingleFlight, benchZipf, type Figures } from 
 import { benchFanout } from './fanout.ts';
 import { benchStartup } from './startup.ts';
 import { benchStore } from './store.ts';
+import { benchCycle } from './cycle.ts';
+import { benchMemory } from './memory.ts';
 
 /**
  * `npm run bench`: figures and ratios, printed; nothing here asserts a time. Sections run one after
@@ -16,6 +18,8 @@ const sections: Array<[string, () => Promise<Figures>]> = [
   ['bot: charts', benchCharts],
   ['announcements: one event fanned out to 1,000 channels at 50 requests a second', benchFanout],
   ['data layer: subscriptions at 1k, 10k and 100k on SQLite and PostgreSQL', benchStore],
+  ['worker: every source on schedule with 10k subscriptions, 500 KPD servers and a 10k fan-out', benchCycle],
+  ['shards: memory per 1,000 servers', benchMemory],
   ['start-up: the bot compiled (node dist/) against its sources through tsx', benchStartup],
 ];
 

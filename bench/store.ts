@@ -139,7 +139,8 @@ export async function benchStore(): Promise<Figures> {
   }
   for (const backend of backends) {
     for (const size of SIZES) {
-      const { db, close } = await backend.open();
+      const opened = await backend.open();
+      const db = opened.db;
       try {
         await fill(db, size);
         const { guild, cycle, reload } = await measure(db, size);
@@ -148,7 +149,7 @@ export async function benchStore(): Promise<Figures> {
         figures[`${label}: poll-cycle store time, ms (goal ≤ 1000 at 100k)`] = cycle.toFixed(1);
         figures[`${label}: reading every active subscription again after a change, ms`] = reload.toFixed(0);
       } finally {
-        await close();
+        await opened.close();
       }
     }
   }

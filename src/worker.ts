@@ -113,24 +113,25 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const departures = new GuildDepartures(db);
   const purgeDeparted = async () => (await departures.purge(clock.now(), log)).length;
   const stopping = new AbortController();
+  const stopped = () => stopping.signal.aborted;
   const housekeeping = (async () => {
-    while (!stopping.signal.aborted) {
+    while (!stopped()) {
       await clock.sleep(PURGE_DEPARTED_EVERY_MS, stopping.signal).catch(() => undefined);
-      if (stopping.signal.aborted || announcements.state !== 'active') continue;
+      if (stopped() || announcements.state !== 'active') continue;
       await purgeDeparted().catch((error: unknown) =>
         log.warn({ err: error }, 'could not purge departed servers'),
       );
     }
   })();
 
-  let stopped: Promise<void> | undefined;
+  let stopping_: Promise<void> | undefined;
   return {
     services,
     metrics,
     health: () => healthOf(announcements.state, store.health.healthy),
     purgeDeparted,
     stop() {
-      stopped ??= (async () => {
+      stopping_ ??= (async () => {
         stopping.abort(new Error('worker stopped'));
         await announcements.stop();
         await housekeeping;
@@ -138,7 +139,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         await storage.close();
         log.info('worker stopped');
       })();
-      return stopped;
+      return stopping_;
     },
   };
 }

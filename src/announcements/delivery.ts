@@ -15,6 +15,7 @@ import {
   type Pending,
   type Subscription,
 } from './model.ts';
+import { pool } from './pool.ts';
 import { DeliveryRepository, type Repositories } from './repositories.ts';
 
 /**
@@ -111,27 +112,6 @@ class Pacer {
     this.#next = at + this.#intervalMs;
     if (at > now) await delay(at - now);
   }
-}
-
-/** Runs `work` over `items`, `limit` at a time; rejects with the first error once every task has settled. */
-async function pool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  const errors: unknown[] = [];
-  let next = 0;
-  const runner = async () => {
-    while (next < items.length) {
-      const index = next++;
-      const item = items[index] as T;
-      try {
-        results[index] = await work(item);
-      } catch (error) {
-        errors.push(error);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runner));
-  if (errors.length > 0) throw errors[0];
-  return results;
 }
 
 function messageBody(payload: ReplyPayload, pingRoles: readonly string[]) {

@@ -235,12 +235,15 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
         continue;
       }
       const signal = termSignal(term);
+      const begun = clock.now();
       let waitMs = every;
       try {
         await pollSource(source, signal, () => {
           outbox.kick(signal);
           return Promise.resolve();
         });
+        // Polls start every interval (a long one is followed by the next one sooner, never at once).
+        waitMs = Math.max(every / 10, every - (clock.now() - begun));
         if (failures > 0) log.info({ source: source.name, failures }, 'polling works again');
         failures = 0;
       } catch (error) {

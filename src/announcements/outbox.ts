@@ -40,6 +40,10 @@ export class Outbox {
     while (this.#running) await this.#running.catch(() => undefined);
   }
 
+  #wantsAgain(): boolean {
+    return this.#again;
+  }
+
   #start(signal: AbortSignal): Promise<void> {
     this.#signal = signal;
     if (this.#running) {
@@ -53,7 +57,7 @@ export class Outbox {
           const current = this.#signal ?? signal;
           current.throwIfAborted();
           await this.#pass(current);
-        } while (this.#again);
+        } while (this.#wantsAgain());
       } finally {
         this.#running = undefined;
       }

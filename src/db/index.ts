@@ -46,8 +46,13 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** int8 (`bigint`, OID 20) holds our epoch-millisecond times: well inside a double's exact range. */
 const pgTypes = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text'),
+  getTypeParser: (oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
+    oid === 20
+      ? (value: string) => Number(value)
+      : (pg.types.getTypeParser as (oid: number, format: 'text' | 'binary') => (value: string) => unknown)(
+          oid,
+          format ?? 'text',
+        ),
 };
 
 function withoutPassword(url: string): string {
@@ -133,5 +138,7 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
 async function migrate(kysely: Kysely<Tables>): Promise<void> {
   const migrator = new Migrator({ db: kysely, provider: migrationProvider });
   const { error } = await migrator.migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+  if (error !== undefined) {
+    throw error instanceof Error ? error : new Error('a migration failed', { cause: error });
+  }
 }

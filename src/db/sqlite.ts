@@ -80,8 +80,7 @@ class Connection implements DatabaseConnection {
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastID) };
   }
 
-  // eslint-disable-next-line require-yield -- the interface asks for a generator; nothing streams here
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming is not supported by the sqlite3 driver');
   }
 }

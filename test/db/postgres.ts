@@ -9,7 +9,6 @@ import { openDatabase, type Database } from '../../src/db/index.ts';
  * CI; elsewhere the tests that need it skip, saying so.
  */
 export const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
-// eslint-disable-next-line no-restricted-properties -- tests read CI to make PostgreSQL mandatory there
 export const postgresRequired = process.env.CI !== undefined && process.env.CI !== '';
 
 function reachable(port: number): Promise<boolean> {

@@ -57,6 +57,7 @@ describe('departures seen at READY', () => {
     try {
       await until(async () => (await departures.leftAt(gone)) !== undefined);
       await until(async () => (await departures.leftAt(here.id)) === undefined);
+      expect(await departures.leftAt(gone)).toBeGreaterThan(5);
     } finally {
       await bot.stop();
     }

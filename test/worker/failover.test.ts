@@ -37,7 +37,7 @@ function spawnWorker(env: Record<string, string>): Child {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const states: string[] = [];
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     for (const line of chunk.split('\n')) if (line.startsWith('state ')) states.push(line.slice(6));
   });
   return { process: child, states };

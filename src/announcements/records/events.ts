@@ -106,7 +106,7 @@ export class InboxRepository {
       .selectFrom('inbox')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirst();
-    return Number(row?.n ?? 0);
+    return row?.n ?? 0;
   }
 
   async retryLater(pending: Pending): Promise<void> {

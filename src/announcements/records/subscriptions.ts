@@ -151,10 +151,11 @@ export class SubscriptionRepository {
       const id = freshId();
       const top = await this.#k
         .selectFrom('subscriptions')
-        .select((eb) => eb.fn.max('slot').as('slot'))
+        .select((eb) => eb.fn.max<number | null>('slot').as('slot'))
         .where('guild_id', '=', fields.guildId)
         .executeTakeFirst();
-      const slot = top?.slot === null || top?.slot === undefined ? 0 : Number(top.slot) + 1;
+      const highest = top?.slot ?? null;
+      const slot = highest === null ? 0 : highest + 1;
       const subscription = { ...fields, id, slot, identity: `unchecked:${id}` };
       if (await this.#insert(subscription)) {
         await bumpSubscriptions(this.#db);
