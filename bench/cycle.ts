@@ -18,6 +18,7 @@ import { kpdKeys } from '../src/kpd/keys.ts';
 import { NameIndex } from '../src/names/index.ts';
 import type { Services } from '../src/services.ts';
 import { createStore } from '../src/store/index.ts';
+import { createSharedLimits } from '../src/limits/index.ts';
 import type { Figures } from './client.ts';
 
 /**
@@ -40,7 +41,8 @@ function median(values: number[]): number {
 }
 
 /** The game API as the sources use it: nothing new in the events feed, a quiet turf, a few KPD calls. */
-function fakeApi(): { api: TierClient; calls: Map<string, number> } {
+async function fakeApi(): Promise<{ api: TierClient; calls: Map<string, number> }> {
+  const limits = await createSharedLimits({ clock: systemClock, log: pino({ level: 'silent' }) });
   const calls = new Map<string, number>();
   const replies: Record<string, unknown> = {
     events: { events: [], next: 1, has_more: false },
@@ -48,6 +50,7 @@ function fakeApi(): { api: TierClient; calls: Map<string, number> } {
     kpdLatestCalls: [{ id: 1, status: 1, rating: 0 }],
   };
   const api = {
+    limits,
     async call(name: string) {
       calls.set(name, (calls.get(name) ?? 0) + 1);
       await delay(API_LATENCY_MS);
@@ -63,7 +66,7 @@ export async function benchCycle(): Promise<Figures> {
   const store = await createStore('memory://', { purgeIntervalMs: 0 });
   const secretKey = randomBytes(32);
   const secret = { key: secretKey, keyId: keyIdOf(secretKey) };
-  const { api, calls } = fakeApi();
+  const { api, calls } = await fakeApi();
   const config = {
     game: {
       apiKey: 'kr_bench',

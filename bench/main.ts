@@ -1,6 +1,7 @@
 import { benchCharts, benchInteractionLatency } from './bot.ts';
 import { benchCachedOverhead, benchSingleFlight, benchZipf, type Figures } from './client.ts';
 import { benchFanout } from './fanout.ts';
+import { benchSharedLimits } from './limits.ts';
 import { benchStartup } from './startup.ts';
 import { benchStore } from './store.ts';
 import { benchCycle } from './cycle.ts';
@@ -14,6 +15,7 @@ const sections: Array<[string, () => Promise<Figures>]> = [
   ['tier client: single flight', benchSingleFlight],
   ['tier client: Zipf workload at 60 requests a minute', benchZipf],
   ['tier client: cached call overhead', benchCachedOverhead],
+  ['shared limits: cost of a take, and two processes under 60 a minute', benchSharedLimits],
   ['bot: interaction to reply', benchInteractionLatency],
   ['bot: charts', benchCharts],
   ['announcements: one event fanned out to 1,000 channels at 50 requests a second', benchFanout],

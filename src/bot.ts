@@ -24,7 +24,7 @@ import { reportKpdKeys } from './kpd/keys.ts';
 import { NameIndex } from './names/index.ts';
 import { Translations } from './i18n/index.ts';
 import { logFor } from './log/index.ts';
-import { createSharedLimits } from './limits/index.ts';
+import { createSharedLimits, type SharedLimits } from './limits/index.ts';
 import { createMetrics, startOpsServer, type HealthReport, type Metrics } from './metrics/index.ts';
 import type { Store } from './store/index.ts';
 
@@ -48,6 +48,8 @@ export interface BotOptions {
   readonly announcements?: AnnouncementOptions | false;
   /** This process's metrics (a shard process passes its own); a fresh registry otherwise. */
   readonly metrics?: Metrics;
+  /** Game API limits shared with another role of this process; otherwise built here and closed on stop. */
+  readonly limits?: SharedLimits;
 }
 
 export interface Bot {
@@ -79,11 +81,13 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const names = new NameIndex(store.namespace<string>('names'));
   await names.load();
   // The game API's limits, shared with the other processes through Redis when REDIS_URL is set.
-  const limits = await createSharedLimits({
-    redisUrl: config.redis.url,
-    clock,
-    log: log.child({ subsystem: 'limits' }),
-  });
+  const limits =
+    options.limits ??
+    (await createSharedLimits({
+      redisUrl: config.redis.url,
+      clock,
+      log: log.child({ subsystem: 'limits' }),
+    }));
   const api = new TierClient({
     urls: { base: config.game.baseUrl, legacy: config.game.legacyUrl, matchmaker: config.game.matchmakerUrl },
     apiKey: config.game.apiKey,
@@ -158,7 +162,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       await client.destroy();
       await departuresSettled();
       await api.close();
-      await limits.close();
+      if (!options.limits) await limits.close();
       await health?.close();
       await storage.close();
       log.info('stopped');

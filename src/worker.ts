@@ -14,6 +14,7 @@ import { NameIndex } from './names/index.ts';
 import { Translations } from './i18n/index.ts';
 import { logFor } from './log/index.ts';
 import { createMetrics, type Metrics } from './metrics/index.ts';
+import { createSharedLimits, type SharedLimits } from './limits/index.ts';
 import { openStorage } from './storage.ts';
 import type { Store } from './store/index.ts';
 
@@ -31,6 +32,8 @@ export interface WorkerOptions {
   readonly store?: Store;
   readonly database?: Database;
   readonly announcements?: AnnouncementOptions;
+  /** Game API limits shared with another role of this process; otherwise built here and closed on stop. */
+  readonly limits?: SharedLimits;
   /** This process's metrics (the manager of role `all` passes its own); a fresh registry otherwise. */
   readonly metrics?: Metrics;
 }
@@ -78,6 +81,14 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   });
   const { store, db } = storage;
   const metrics = options.metrics ?? createMetrics({ process: 'worker', clock });
+  // The game API's limits, shared with the shards through Redis when REDIS_URL is set.
+  const limits =
+    options.limits ??
+    (await createSharedLimits({
+      redisUrl: config.redis.url,
+      clock,
+      log: log.child({ subsystem: 'limits' }),
+    }));
   const api = new TierClient({
     urls: { base: config.game.baseUrl, legacy: config.game.legacyUrl, matchmaker: config.game.matchmakerUrl },
     apiKey: config.game.apiKey,
@@ -86,6 +97,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     clock,
     logger: log.child({ subsystem: 'api' }),
     metrics,
+    sharedLimits: limits,
   });
   const services: Services = {
     api,
@@ -136,6 +148,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         await announcements.stop();
         await housekeeping;
         await api.close();
+        if (!options.limits) await limits.close();
         await storage.close();
         log.info('worker stopped');
       })();

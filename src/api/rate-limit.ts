@@ -1,5 +1,12 @@
 import { RateLimitedError } from './errors.ts';
 import type { Clock } from '../core/clock.ts';
+import {
+  createMemoryLimits,
+  LimitsClosedError,
+  LimitWaitError,
+  type LimitWindow,
+  type SharedLimits,
+} from '../limits/index.ts';
 
 /**
  * Schedules requests so that a key's rate limits are not exceeded in the first place.
@@ -10,6 +17,11 @@ import type { Clock } from '../core/clock.ts';
  * (events: 6 a minute), that one too. Waiters are served by priority, interactive before background,
  * then in arrival order; a waiter never overtakes an earlier one on a bucket that the earlier one
  * waits for.
+ *
+ * That is this process's view. Past it, a request also takes a slot of each of its finite buckets in the
+ * shared limits (`src/limits`): sliding windows of the same size, counted with every other process's
+ * requests when they are in Redis, where background requests leave the bucket's `reserve` to interactive
+ * ones. Only then does it go out.
  */
 export type Priority = 'interactive' | 'background';
 
@@ -40,25 +52,73 @@ interface Waiter {
 export interface BucketDefaults {
   readonly limit: number;
   readonly windowMs: number;
+  /** Slots of the shared window that background requests leave to interactive ones. Default 0. */
+  readonly reserve?: number;
 }
 
 export class RateLimiter {
   readonly #clock: Clock;
+  /** The shared limits every request passes after this view; this limiter's own when none were given. */
+  readonly shared: SharedLimits;
+  readonly #ownsShared: boolean;
   readonly #buckets = new Map<string, Bucket>();
   readonly #waiting: Waiter[] = [];
   #seq = 0;
   #timer: AbortController | undefined;
   #timerAt = Infinity;
 
-  constructor(clock: Clock) {
+  constructor(clock: Clock, shared?: SharedLimits) {
     this.#clock = clock;
+    this.shared = shared ?? createMemoryLimits(clock);
+    this.#ownsShared = shared === undefined;
   }
 
   /**
-   * Takes a slot in each of `buckets` (created with `defaults` when new), waiting as needed. Rejects
-   * with RateLimitedError at once when the wait would pass `deadline`, so no caller waits for nothing.
+   * Takes a slot in each of `buckets` (created with `defaults` when new), waiting as needed, then one in
+   * their shared windows. Rejects with RateLimitedError at once when a wait would pass `deadline`, so no
+   * caller waits for nothing.
    */
-  acquire(
+  async acquire(
+    buckets: ReadonlyArray<{ readonly name: string; readonly defaults: BucketDefaults }>,
+    priority: Priority,
+    deadline: number,
+  ): Promise<Release> {
+    const release = await this.#acquireLocal(buckets, priority, deadline);
+    const windows = this.#sharedWindows(buckets);
+    if (windows.length === 0) return release;
+    try {
+      await this.shared.take({ windows, priority, deadline });
+      return release;
+    } catch (error) {
+      release();
+      if (error instanceof LimitWaitError)
+        throw new RateLimitedError(
+          'Rate limit reached; the wait would pass the deadline',
+          error.retryAfterMs,
+        );
+      if (error instanceof LimitsClosedError) throw new RateLimitedError('Client closed', 0);
+      throw error;
+    }
+  }
+
+  /**
+   * The shared windows of `buckets`, of their configured sizes (`defaults`: 60 a minute for a key, 6 for the
+   * events route): a reply tells how much of a fixed window is left, not how long a sliding one should be.
+   * A key's windows share one scope (the general bucket's name, before any `#route`), which keeps them
+   * together in Redis.
+   */
+  #sharedWindows(buckets: ReadonlyArray<{ readonly name: string; readonly defaults: BucketDefaults }>) {
+    const windows: LimitWindow[] = [];
+    for (const { name, defaults } of buckets) {
+      const { limit, windowMs, reserve } = defaults;
+      if (!Number.isFinite(limit) || limit < 1) continue;
+      const scope = name.split('#', 1)[0] ?? name;
+      windows.push({ scope, name, limit: Math.floor(limit), windowMs, reserve: reserve ?? 0 });
+    }
+    return windows;
+  }
+
+  #acquireLocal(
     buckets: ReadonlyArray<{ readonly name: string; readonly defaults: BucketDefaults }>,
     priority: Priority,
     deadline: number,
@@ -224,10 +284,11 @@ export class RateLimiter {
     this.#timerAt = Infinity;
   }
 
-  /** Stops the wake-up timer and fails every waiter (on shutdown). */
+  /** Stops the wake-up timer and fails every waiter (on shutdown); closes the shared limits it made. */
   close(): void {
     this.#cancelTimer();
     for (const waiter of this.#waiting.splice(0)) waiter.fail(new RateLimitedError('Client closed', 0));
+    if (this.#ownsShared) void this.shared.close();
   }
 }
 

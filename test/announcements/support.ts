@@ -16,6 +16,7 @@ import { stackEnvironment } from '../../src/dev/demo/stack.ts';
 import { command as subscriptions } from '../../commands/subscriptions.ts';
 import { command as unsubscribe } from '../../commands/unsubscribe.ts';
 import { TierClient } from '../../src/api/client.ts';
+import { createMemoryLimits, type SharedLimits } from '../../src/limits/index.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { loadConfig, type Config } from '../../src/config/index.ts';
 import { createDiscordClient } from '../../src/discord/client.ts';
@@ -94,6 +95,8 @@ export interface World {
   readonly store: Store;
   readonly db: Database;
   readonly repos: Repositories;
+  /** The game API limits the processes share, as they would through Redis. */
+  readonly limits: SharedLimits;
   readonly config: Config;
   readonly guildId: string;
   readonly channelId: string;
@@ -108,6 +111,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const discord = await startDiscordStandin(options.discord);
   const store = options.store ?? (await createStore('memory://', { purgeIntervalMs: 0 }));
   const db = options.db ?? (await openDatabase('sqlite://:memory:'));
+  const limits = createMemoryLimits(clock);
   const guild = discord.addGuild({ name: 'Arena', preferredLocale: 'en-US' });
   const channel = discord.addChannel(guild.id, { name: 'announcements' });
   const config = loadConfig(
@@ -120,6 +124,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     store,
     db,
     repos: openRepositories(db, store),
+    limits,
     config,
     guildId: guild.id,
     channelId: channel.id,
@@ -127,6 +132,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     async close() {
       await discord.close();
       await sandbox.close();
+      await limits.close();
       if (!options.store) await store.close();
       if (!options.db) await db.close();
     },
@@ -164,6 +170,7 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
     apiKey: config.game.apiKey,
     cache: store.namespace('cache'),
     clock,
+    sharedLimits: world.limits,
   });
   const services: Services = {
     api,

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TierClient } from '../../src/api/client.ts';
 import { RateLimitedError } from '../../src/api/errors.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { createMemoryLimits, createSharedLimits, type SharedLimits } from '../../src/limits/index.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
+import { openRedisConnection } from '../../src/store/backends.ts';
 import { redisAvailable, startRedisServer, type RedisServer } from '../store/redis-server.ts';
 import { recordingLog } from '../limits/support.ts';
 
@@ -121,5 +123,18 @@ describe.skipIf(!redisAvailable)('tier clients of two processes sharing their li
     expect(tally(outcomes)).toEqual({ ok: 6, refused: 2, error: 0 });
     expect(sandbox.requests.count('/api/events')).toBe(6);
     expect(sandbox.requests.entries().every((e) => e.status === 200)).toBe(true);
+    // Two windows (the key's and its events route's), named by hashes only, kept in one Redis slot.
+    const connection = openRedisConnection(redis.url, 2_000);
+    try {
+      for (let i = 0; i < 200 && !connection.ready; i += 1) await sleep(10);
+      const keys = ((await connection.send(['KEYS', `${prefix}*`])) as string[]).sort();
+      expect(keys).toHaveLength(2);
+      const slots = keys.map((key) => /\{([0-9a-f]{24})\}/.exec(key)?.[1]);
+      expect(slots[0]).toBeDefined();
+      expect(slots[0]).toBe(slots[1]);
+      for (const key of keys) expect(key).not.toContain(sandbox.keys.default);
+    } finally {
+      connection.close();
+    }
   });
 });
