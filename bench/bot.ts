@@ -1,4 +1,5 @@
 import { startStack } from '../src/dev/demo/stack.ts';
+import { renderHistoryChart } from '../src/render/chart/history.ts';
 import { renderPriceHistoryChart } from '../src/render/chart/price-history.ts';
 import { renderRankedStandingChart } from '../src/render/chart/ranked-standing.ts';
 import type { Figures } from './client.ts';
@@ -68,6 +69,22 @@ export function benchCharts(): Promise<Figures> {
       locale: 'en-US',
       labels: { mmr: 'MMR', wins: 'Wins', losses: 'Losses', none: 'None' },
     });
+  const compare = () =>
+    renderHistoryChart({
+      title: 'K/D — Sn1per vs Camper, 30 days',
+      series: ['Sn1per', 'Camper'].map((label, player) => ({
+        label,
+        points: Array.from({ length: 720 }, (_, i) => ({
+          at: Date.UTC(2026, 6, 1) + i * 3_600_000,
+          value: 1.2 + player * 0.3 + Math.sin(i / 40) * 0.1,
+        })),
+      })),
+      from: Date.UTC(2026, 6, 1),
+      to: Date.UTC(2026, 6, 31),
+      locale: 'en-US',
+      decimals: 2,
+      labels: { noData: 'No data' },
+    });
   const time = (render: () => unknown, rounds: number) => {
     render();
     const started = performance.now();
@@ -77,5 +94,6 @@ export function benchCharts(): Promise<Figures> {
   return Promise.resolve({
     'price history chart, 120 days (ms per render)': time(price, 30),
     'ranked standing chart (ms per render)': time(ranked, 30),
+    'history chart, two players of 720 readings (ms per render)': time(compare, 30),
   });
 }

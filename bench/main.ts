@@ -1,11 +1,13 @@
 import { benchCharts, benchInteractionLatency } from './bot.ts';
 import { benchCachedOverhead, benchSingleFlight, benchZipf, type Figures } from './client.ts';
 import { benchFanout } from './fanout.ts';
+import { benchFollow } from './follow.ts';
 import { benchSharedLimits } from './limits.ts';
 import { benchStartup } from './startup.ts';
 import { benchStore } from './store.ts';
 import { benchCycle } from './cycle.ts';
 import { benchMemory } from './memory.ts';
+import { benchRoles } from './roles.ts';
 
 /**
  * `npm run bench`: figures and ratios, printed; nothing here asserts a time. Sections run one after
@@ -21,6 +23,8 @@ const sections: Array<[string, () => Promise<Figures>]> = [
   ['announcements: one event fanned out to 1,000 channels at 50 requests a second', benchFanout],
   ['data layer: subscriptions at 1k, 10k and 100k on SQLite and PostgreSQL', benchStore],
   ['worker: every source on schedule with 10k subscriptions, 500 KPD servers and a 10k fan-out', benchCycle],
+  ['tracking: 1,000 players over 300 servers at 60 requests a minute, with steady commands', benchFollow],
+  ['roles: a sync of 1,000 linked members in one server through Discord’s role window', benchRoles],
   ['shards: memory per 1,000 servers', benchMemory],
   ['start-up: the bot compiled (node dist/) against its sources through tsx', benchStartup],
 ];

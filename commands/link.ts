@@ -8,6 +8,7 @@ import { UserError } from '../src/core/user-error.ts';
 import { linkVerifications, MAX_CHECKS_PER_CODE, postsCarryCode } from '../src/link/verification.ts';
 import { text, timestamp } from '../src/render/common.ts';
 import { renderLinkNotFound, renderLinkStarted, renderLinkVerified } from '../src/render/link.ts';
+import { syncAfterLinkChange } from '../src/roles/follow-account.ts';
 
 /**
  * `/link name` hands out a one-time code to post on the game profile; `/link verify` looks for it in
@@ -67,6 +68,7 @@ async function verify(ctx: CommandContext): Promise<void> {
   await accountLinks(ctx.services).set(userId, { playerName: pending.playerName, linkedAt: ctx.now });
   await verifications.finish(userId);
   ctx.services.log.info({ userId }, 'account linked');
+  await syncAfterLinkChange(ctx.services, ctx.interaction.client.rest, userId, ctx.interaction.guildId);
   await ctx.send(renderLinkVerified(ctx.t, pending.playerName));
 }
 

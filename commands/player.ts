@@ -1,4 +1,4 @@
-import { nameOption, pageOption, parsePage, wholeNumber } from '../src/discord/options.ts';
+import { nameOption, pageOption, parsePage, playerOption, wholeNumber } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import type {
   AutocompleteChoice,
@@ -10,6 +10,16 @@ import type {
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
 import { resolvePlayerName } from '../src/link/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
+import type { PlayerProfile } from '../src/api/schemas/index.ts';
+import { DAY_MS, HOUR_MS, SnapshotStore } from '../src/history/snapshots.ts';
+import {
+  HISTORY_STATS,
+  isHistoryStat,
+  statsOf,
+  type HistoryStat,
+  type Snapshot,
+} from '../src/history/stats.ts';
+import { changeFields, renderCompare, renderHistory } from '../src/render/history.ts';
 import {
   isProfileSection,
   renderInventory,
@@ -52,7 +62,56 @@ async function showProfile(
   ctx.services.names.remember('player', profile.player_name);
   ctx.services.names.remember('clan', profile.clan);
   const menuId = playerIds.section(profile.player_name, ctx.now);
-  await ctx.send(renderProfile(ctx.t, { profile, section, menuId }));
+  const changes = section === 'overview' ? await changesOf(ctx, profile) : [];
+  await ctx.send(renderProfile(ctx.t, { profile, section, menuId, changes }));
+}
+
+/** "Since yesterday" and "since last week" beside the headline numbers, from the snapshots kept. */
+async function changesOf(ctx: CommandContext | ComponentContext, profile: PlayerProfile) {
+  const snapshots = new SnapshotStore(ctx.services.db);
+  const [day, week] = await Promise.all([
+    snapshots.near(profile.player_id, ctx.now - DAY_MS, 6 * HOUR_MS),
+    snapshots.near(profile.player_id, ctx.now - 7 * DAY_MS, DAY_MS),
+  ]);
+  return changeFields(ctx.t, statsOf(profile), { day, week });
+}
+
+/** The player's points over the last `days` days, ending with the profile just read. */
+async function historyOf(ctx: CommandContext, profile: PlayerProfile, days: number): Promise<Snapshot[]> {
+  const kept = await new SnapshotStore(ctx.services.db).history(profile.player_id, ctx.now - days * DAY_MS);
+  const current = {
+    playerId: profile.player_id,
+    playerName: profile.player_name,
+    at: ctx.now,
+    stats: statsOf(profile),
+  };
+  // The read just made may have been kept already (the snapshot of this very reply): counted once.
+  return [...kept.filter((point) => point.at < ctx.now - 60_000), current];
+}
+
+async function showHistory(ctx: CommandContext, playerName: string, stat: HistoryStat, days: number) {
+  const profile = await ctx.load('player', { playerName });
+  ctx.services.names.remember('player', profile.player_name);
+  const points = await historyOf(ctx, profile, days);
+  await ctx.send(renderHistory(ctx.t, { playerName: profile.player_name, stat, days, points, now: ctx.now }));
+}
+
+async function showCompare(ctx: CommandContext, first: string, second: string) {
+  if (first.toLowerCase() === second.toLowerCase()) throw new UserError('player:compare.same');
+  const [a, b] = await Promise.all([
+    ctx.load('player', { playerName: first }),
+    ctx.load('player', { playerName: second }),
+  ]);
+  for (const profile of [a, b]) ctx.services.names.remember('player', profile.player_name);
+  const [historyA, historyB] = await Promise.all([historyOf(ctx, a, 30), historyOf(ctx, b, 30)]);
+  await ctx.send(
+    renderCompare(
+      ctx.t,
+      { playerName: a.player_name, stats: statsOf(a), history: historyA },
+      { playerName: b.player_name, stats: statsOf(b), history: historyB },
+      ctx.now,
+    ),
+  );
 }
 
 async function showMatches(
@@ -95,6 +154,27 @@ const data = {
     { type: ApplicationCommandOptionType.Subcommand, name: 'inventory', options: [name] },
     { type: ApplicationCommandOptionType.Subcommand, name: 'listings', options: [name, page] },
     { type: ApplicationCommandOptionType.Subcommand, name: 'posts', options: [name, page] },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'history',
+      options: [
+        name,
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'stat',
+          choices: HISTORY_STATS.map((value) => ({ value })),
+        },
+        { type: ApplicationCommandOptionType.Integer, name: 'days', min_value: 1, max_value: 400 },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'compare',
+      options: [
+        { ...playerOption, name: 'a' },
+        { ...playerOption, name: 'b', required: false },
+      ],
+    },
   ],
 } as const satisfies CommandSpec;
 
@@ -103,7 +183,9 @@ export const command: Command<typeof data> = {
 
   async execute(ctx) {
     const { args } = ctx;
-    const playerName = await resolvePlayerName(ctx.interaction, ctx.services, args.name);
+    // `compare` names its players `a` and `b`; every other subcommand a `name`.
+    const playerName =
+      args.subcommand === 'compare' ? '' : await resolvePlayerName(ctx.interaction, ctx.services, args.name);
     switch (args.subcommand) {
       case 'profile':
         return showProfile(ctx, playerName, 'overview');
@@ -120,6 +202,17 @@ export const command: Command<typeof data> = {
         return showListings(ctx, playerName, args.page ?? 1);
       case 'posts':
         return showPosts(ctx, playerName, args.page ?? 1);
+      case 'history': {
+        const stat = args.stat ?? 'kd';
+        if (!isHistoryStat(stat)) throw new UserError('common:errors.unknownCommand');
+        return showHistory(ctx, playerName, stat, args.days ?? 30);
+      }
+      case 'compare':
+        return showCompare(
+          ctx,
+          args.a.trim(),
+          await resolvePlayerName(ctx.interaction, ctx.services, args.b),
+        );
       default:
         throw new UserError('common:errors.unknownCommand');
     }

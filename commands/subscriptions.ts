@@ -2,6 +2,7 @@ import type { Command } from '../src/discord/command.ts';
 import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionView } from './subscribe/manage.ts';
 import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscriptionList } from '../src/render/subscriptions.ts';
+import { trackKind } from '../src/announcements/kinds/track.ts';
 
 /** `/subscriptions`: the server's subscriptions, active or disabled with the reason. */
 export const command: Command = {
@@ -9,7 +10,10 @@ export const command: Command = {
 
   async execute(ctx) {
     const guild = requireManager(ctx.interaction);
-    const subscriptions = await new SubscriptionRepository(ctx.services.db).forGuild(guild.id);
+    // Tracked players have a list of their own (`/track list`).
+    const subscriptions = (await new SubscriptionRepository(ctx.services.db).forGuild(guild.id)).filter(
+      (subscription) => subscription.kind !== trackKind.name,
+    );
     await ctx.send(
       renderSubscriptionList(
         ctx.t,

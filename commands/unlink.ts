@@ -2,6 +2,7 @@ import type { Command, CommandSpec } from '../src/discord/command.ts';
 import { accountLinks } from '../src/link/accounts.ts';
 import { linkVerifications } from '../src/link/verification.ts';
 import { renderUnlinked } from '../src/render/link.ts';
+import { syncAfterLinkChange } from '../src/roles/follow-account.ts';
 
 /** `/unlink`: forgets the user's linked game account, and any verification under way. */
 const data = { name: 'unlink' } as const satisfies CommandSpec;
@@ -17,7 +18,10 @@ export const command: Command<typeof data> = {
     const verifications = linkVerifications(ctx.services);
     const pending = await verifications.current(userId, ctx.now);
     await verifications.finish(userId);
-    if (link) ctx.services.log.info({ userId }, 'account unlinked');
+    if (link) {
+      ctx.services.log.info({ userId }, 'account unlinked');
+      await syncAfterLinkChange(ctx.services, ctx.interaction.client.rest, userId, ctx.interaction.guildId);
+    }
     await ctx.send(renderUnlinked(ctx.t, link?.playerName, pending !== undefined));
   },
 };

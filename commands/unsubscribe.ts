@@ -1,4 +1,3 @@
-import { ApplicationCommandOptionType } from 'discord.js';
 import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
 import { UserError } from '../src/core/user-error.ts';
 import {
@@ -10,21 +9,13 @@ import {
 import { RefRepository, SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { text } from '../src/render/common.ts';
 import { renderUnsubscribed } from '../src/render/subscriptions.ts';
+import { idOption } from '../src/discord/options.ts';
 
 /** `/unsubscribe id`: removes one of the server's subscriptions (never another server's). */
 const data = {
   name: 'unsubscribe',
   ...MANAGE_COMMAND_SCOPE,
-  options: [
-    {
-      type: ApplicationCommandOptionType.String,
-      name: 'id',
-      required: true,
-      min_length: 1,
-      max_length: 32,
-      autocomplete: true,
-    },
-  ],
+  options: [idOption],
 } as const satisfies CommandSpec;
 
 export const command: Command<typeof data> = {

@@ -1,6 +1,5 @@
 import { Events, ShardClientUtil, type Client } from 'discord.js';
 import type { Logger } from 'pino';
-import { TierClient } from './api/client.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Config } from './config/index.ts';
 import type { LoadedCommand } from './discord/command.ts';
@@ -16,15 +15,17 @@ import {
 } from './announcements/index.ts';
 import type { Database } from './db/index.ts';
 import { GuildDepartures } from './guilds/departures.ts';
+import { GuildMembers } from './history/members.ts';
 import { SubscriptionRepository } from './announcements/repositories.ts';
 import { openStorage } from './storage.ts';
 import { ANNOUNCEMENT_KINDS } from './announcements/kinds/index.ts';
 import { kpdSource } from './kpd/feed.ts';
+import { playersSource } from './follow/feed.ts';
+import { rolesFollowRefresh } from './roles/follow-account.ts';
 import { reportKpdKeys } from './kpd/keys.ts';
-import { NameIndex } from './names/index.ts';
-import { Translations } from './i18n/index.ts';
 import { logFor } from './log/index.ts';
-import { createSharedLimits, type SharedLimits } from './limits/index.ts';
+import type { SharedLimits } from './limits/index.ts';
+import { composeServices } from './compose.ts';
 import { createMetrics, startOpsServer, type HealthReport, type Metrics } from './metrics/index.ts';
 import type { Store } from './store/index.ts';
 
@@ -77,33 +78,23 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     now: clock.now(),
   });
   const { store, db } = storage;
-  const translations = new Translations();
-  const names = new NameIndex(store.namespace<string>('names'));
+  const composed = await composeServices({ config, clock, log, metrics, store, db, limits: options.limits });
+  const { services } = composed;
+  const { translations, names } = services;
   await names.load();
-  // The game API's limits, shared with the other processes through Redis when REDIS_URL is set.
-  const limits =
-    options.limits ??
-    (await createSharedLimits({
-      redisUrl: config.redis.url,
-      clock,
-      log: log.child({ subsystem: 'limits' }),
-    }));
-  const api = new TierClient({
-    urls: { base: config.game.baseUrl, legacy: config.game.legacyUrl, matchmaker: config.game.matchmakerUrl },
-    apiKey: config.game.apiKey,
-    apiKeyHeader: config.game.apiKeyHeader,
-    cache: store.namespace('cache'),
-    clock,
-    logger: log.child({ subsystem: 'api' }),
-    metrics,
-    sharedLimits: limits,
-  });
-  const services: Services = { api, store, db, translations, names, config, clock, log };
   const commands = await loadCommands(translations, options.commands ? { only: options.commands } : {});
   const router = new InteractionRouter(commands, services, { metrics });
 
   const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
   client.on(Events.InteractionCreate, router.handle);
+  // Who uses the bot in a server is who its leaderboard ranks (the bot has no member list).
+  const members = new GuildMembers(db);
+  client.on(Events.InteractionCreate, (interaction) => {
+    if (!interaction.inGuild() || !interaction.isChatInputCommand()) return;
+    members
+      .seen(interaction.guildId, interaction.user.id, clock.now())
+      .catch((error: unknown) => log.warn({ err: error }, 'could not note a member'));
+  });
   client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
   const departuresSettled = followDepartures(client, db, clock, log);
   client.on(Events.Warn, (message) => log.warn({ message }, 'discord client warning'));
@@ -137,7 +128,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
           services,
           config,
           kinds: ANNOUNCEMENT_KINDS,
-          sources: [kpdSource(services)],
+          sources: [kpdSource(services), playersSource(config, rolesFollowRefresh(services, client.rest))],
           options: { metrics, ...options.announcements },
         }).catch((error: unknown) => {
           log.error({ err: error }, 'announcements could not start');
@@ -161,8 +152,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       await router.drain(5_000);
       await client.destroy();
       await departuresSettled();
-      await api.close();
-      if (!options.limits) await limits.close();
+      await composed.close();
       await health?.close();
       await storage.close();
       log.info('stopped');

@@ -1,6 +1,5 @@
 import { REST } from 'discord.js';
 import type { Logger } from 'pino';
-import { TierClient } from './api/client.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Config } from './config/index.ts';
 import type { Database } from './db/index.ts';
@@ -9,12 +8,13 @@ import { startAnnouncements, type AnnouncementOptions, type LeaderState } from '
 import { ANNOUNCEMENT_KINDS } from './announcements/kinds/index.ts';
 import { GuildDepartures } from './guilds/departures.ts';
 import { kpdSource } from './kpd/feed.ts';
+import { playersSource } from './follow/feed.ts';
+import { rolesFollowRefresh } from './roles/follow-account.ts';
 import { reportKpdKeys } from './kpd/keys.ts';
-import { NameIndex } from './names/index.ts';
-import { Translations } from './i18n/index.ts';
 import { logFor } from './log/index.ts';
 import { createMetrics, type Metrics } from './metrics/index.ts';
-import { createSharedLimits, type SharedLimits } from './limits/index.ts';
+import type { SharedLimits } from './limits/index.ts';
+import { composeServices } from './compose.ts';
 import { openStorage } from './storage.ts';
 import type { Store } from './store/index.ts';
 
@@ -81,34 +81,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   });
   const { store, db } = storage;
   const metrics = options.metrics ?? createMetrics({ process: 'worker', clock });
-  // The game API's limits, shared with the shards through Redis when REDIS_URL is set.
-  const limits =
-    options.limits ??
-    (await createSharedLimits({
-      redisUrl: config.redis.url,
-      clock,
-      log: log.child({ subsystem: 'limits' }),
-    }));
-  const api = new TierClient({
-    urls: { base: config.game.baseUrl, legacy: config.game.legacyUrl, matchmaker: config.game.matchmakerUrl },
-    apiKey: config.game.apiKey,
-    apiKeyHeader: config.game.apiKeyHeader,
-    cache: store.namespace('cache'),
-    clock,
-    logger: log.child({ subsystem: 'api' }),
-    metrics,
-    sharedLimits: limits,
-  });
-  const services: Services = {
-    api,
-    store,
-    db,
-    translations: new Translations(),
-    names: new NameIndex(store.namespace<string>('names')),
-    config,
-    clock,
-    log,
-  };
+  const composed = await composeServices({ config, clock, log, metrics, store, db, limits: options.limits });
+  const { services } = composed;
   const rest = new REST({ api: config.discord.apiUrl }).setToken(options.token);
   void reportKpdKeys(services).catch((error: unknown) =>
     log.warn({ err: error }, 'could not audit linked KPD keys'),
@@ -118,7 +92,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     services,
     config,
     kinds: ANNOUNCEMENT_KINDS,
-    sources: [kpdSource(services)],
+    sources: [kpdSource(services), playersSource(config, rolesFollowRefresh(services, rest))],
     options: { metrics, ...options.announcements },
   });
 
@@ -147,8 +121,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         stopping.abort(new Error('worker stopped'));
         await announcements.stop();
         await housekeeping;
-        await api.close();
-        if (!options.limits) await limits.close();
+        await composed.close();
         await storage.close();
         log.info('worker stopped');
       })();

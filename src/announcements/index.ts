@@ -14,6 +14,7 @@ import { ActiveSubscriptions } from './records/subscriptions.ts';
 import { openRepositories, purgeExpiredRecords, type Repositories } from './repositories.ts';
 import { EventsFeed, TurfFeed, fromApiEvent, type Source, type SourceFactory } from './sources.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook.ts';
+import { BackgroundScheduler } from '../schedule/scheduler.ts';
 
 export type { AnnouncementKind, DeliveryPlan } from './kinds/kind.ts';
 export type { SourceFactory } from './sources.ts';
@@ -86,6 +87,8 @@ export interface AnnouncementOptions {
   /** Called at each step of storing and delivering (tests stop there, as a crash would). */
   readonly hook?: StepHook;
   readonly metrics?: AnnouncementMetrics;
+  /** The background scheduler every source takes turns in; default one of its own. */
+  readonly scheduler?: BackgroundScheduler;
 }
 
 /** Where announcements are posted: Discord's REST API, and what the gateway knows of guilds, if any. */
@@ -154,7 +157,8 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
     kinds,
     ...(metrics ? { onOutcome: (outcome: Delivery['outcome']) => metrics.delivery(outcome) } : {}),
   });
-  const sourceDeps = { api, repos, clock, log, hook, kinds };
+  const scheduler = options.scheduler ?? new BackgroundScheduler();
+  const sourceDeps = { api, repos, clock, log, hook, kinds, scheduler, db };
   const sources: Source[] = [
     new TurfFeed(sourceDeps),
     ...(deps.sources ?? []).map((make) => make(sourceDeps)),

@@ -3,6 +3,8 @@ import type { TierClient } from '../api/client.ts';
 import type { Clock } from '../core/clock.ts';
 import type { EventType } from '../api/params.ts';
 import type { Event, TurfStatus } from '../api/schemas/index.ts';
+import type { Database } from '../db/index.ts';
+import type { BackgroundScheduler } from '../schedule/scheduler.ts';
 import type { RequestBudget } from './budget.ts';
 import type { StepHook } from './delivery.ts';
 import type { KindRegistry } from './kinds/registry.ts';
@@ -56,6 +58,9 @@ export interface SourceDeps {
   readonly hook?: StepHook | undefined;
   /** The kinds the bot runs with: which events are wanted, and by which subscriptions. */
   readonly kinds: KindRegistry;
+  /** Where every background read of the game API takes its turn (commands never wait there). */
+  readonly scheduler: BackgroundScheduler;
+  readonly db: Database;
 }
 
 /**
@@ -143,7 +148,11 @@ export class EventsFeed implements Source {
     }
   }
 
-  async #fetch(after: number, types: readonly EventType[], signal: AbortSignal) {
+  #fetch(after: number, types: readonly EventType[], signal: AbortSignal) {
+    return this.#deps.scheduler.run(this.name, () => this.#fetchNow(after, types, signal), signal);
+  }
+
+  async #fetchNow(after: number, types: readonly EventType[], signal: AbortSignal) {
     const { api } = this.#deps;
     const ticket = await this.#budget.take(signal);
     let attempts = 0;
@@ -211,12 +220,12 @@ export class TurfFeed implements Source {
   }
 
   async poll(run: SourceRun): Promise<void> {
-    const { api, repos, clock, hook } = this.#deps;
+    const { api, repos, clock, hook, scheduler } = this.#deps;
     await run.deliver();
-    const status = await api.call(
-      'turfStatus',
-      {},
-      { priority: 'background', fresh: true, signal: run.signal },
+    const status = await scheduler.run(
+      this.name,
+      () => api.call('turfStatus', {}, { priority: 'background', fresh: true, signal: run.signal }),
+      run.signal,
     );
     // A day no calendar can show would poison every announcement made from it: refuse the whole reply.
     if (status.day !== undefined && !isTurfDay(status.day)) {
@@ -278,10 +287,10 @@ export class TurfFeed implements Source {
     const events: AnnouncementEvent[] = [];
     for (const [clanId, clanName] of followedClans(kinds, run.subscriptions)) {
       try {
-        const earnings = await api.call(
-          'turfClanEarnings',
-          { clanId },
-          { priority: 'background', signal: run.signal },
+        const earnings = await this.#deps.scheduler.run(
+          this.name,
+          () => api.call('turfClanEarnings', { clanId }, { priority: 'background', signal: run.signal }),
+          run.signal,
         );
         const earned = earnings.days.find((entry) => entry.day === day);
         // No line for that day (a new season began): better silent than a wrong zero.

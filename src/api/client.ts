@@ -17,6 +17,8 @@ import { RateLimiter, windowFromHeaders, type BucketDefaults, type Priority } fr
 import type { SharedLimits } from '../limits/index.ts';
 import { DEFAULT_MAX_JSON_DEPTH, prepareJson } from './json.ts';
 import { readReply, softRefusal } from './reply.ts';
+import { ReplyObservers } from './observers.ts';
+import { cacheKey, routeUrl } from './url.ts';
 import { heavyTurn, LARGE_REPLY_CHARS } from './turns.ts';
 import { decideRetry, defaultRetryPolicy, type RetryPolicy, type RetryState } from './retry.ts';
 import type { Host, ParamsOf, Refusable, ReplyOf, RouteDef } from './route.ts';
@@ -114,6 +116,7 @@ export class TierClient {
   readonly #ownWindows = new Map<string, BucketDefaults>();
   /** General limits learnt from replies, per bucket. */
   readonly #generalLimits = new Map<string, number>();
+  readonly #observers: ReplyObservers;
   #upstreamCalls = 0;
 
   constructor(options: TierClientOptions) {
@@ -123,6 +126,9 @@ export class TierClient {
     this.#retryPolicy = options.retryPolicy ?? defaultRetryPolicy;
     this.#generalLimit = options.generalLimit ?? { limit: 60, windowMs: 60_000, reserve: 10 };
     this.#limiter = new RateLimiter(this.#clock, options.sharedLimits);
+    this.#observers = new ReplyObservers((route, error) =>
+      options.logger?.warn({ route, err: describeError(error) }, 'a reply observer failed'),
+    );
     this.limits = this.#limiter.shared;
     const logger = options.logger;
     const memoryBytes = options.memoryCacheBytes;
@@ -182,13 +188,26 @@ export class TierClient {
     }
     const auth = authorize(route.tier, options, this.#authSettings(), this.#clock.now(), name);
     const url = this.#url(route, parsed.data);
-    const fetchOnce = () => this.#fetch(name, route, url, auth, options);
+    const fetchOnce = async () => {
+      const value = await this.#fetch(name, route, url, auth, options);
+      this.#observers.notify(name, value);
+      return value;
+    };
     if (!route.cache) return (await fetchOnce()) as ResultOf<Routes[N]>;
     const key = cacheKey(name, url);
     const hit = options.fresh
       ? await this.#cache.refresh(key, route.cache, fetchOnce)
       : await this.#cache.cached(key, route.cache, fetchOnce);
     return hit.value as ResultOf<Routes[N]>;
+  }
+
+  /**
+   * Calls `listener` with each validated reply of the route that comes from upstream (not the cache):
+   * how snapshots see every profile the bot reads. It runs before the caller gets the reply: it must not
+   * wait, and what it throws is logged and dropped. Returns what removes it.
+   */
+  observe<N extends RouteName>(name: N, listener: (reply: ResultOf<Routes[N]>) => void): () => void {
+    return this.#observers.add(name, listener as (reply: unknown) => void);
   }
 
   async close(): Promise<void> {
@@ -204,16 +223,7 @@ export class TierClient {
   }
 
   #url(route: RouteDef, params: unknown): URL {
-    const values = (params ?? {}) as Record<string, unknown>;
-    const path = route.path.replace(/\{(\w+)\}/g, (_, key: string) =>
-      encodeURIComponent(wireValue(values[key])),
-    );
-    const url = new URL(`${this.#options.urls[route.host].replace(/\/+$/, '')}${path}`);
-    for (const [key, wireName] of Object.entries(route.query ?? {})) {
-      const value = values[key];
-      if (value !== undefined && value !== null) url.searchParams.set(wireName, wireValue(value));
-    }
-    return url;
+    return routeUrl(this.#options.urls[route.host], route, params);
   }
 
   async #fetch(
@@ -378,17 +388,6 @@ export class TierClient {
 
 export function createTierClient(options: TierClientOptions): TierClient {
   return new TierClient(options);
-}
-
-/** Parameter schemas hand over strings, numbers and booleans only (lists are joined already). */
-function wireValue(value: unknown): string {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-    return String(value);
-  throw new TypeError('a parameter schema produced a value that is not a string, number or boolean');
-}
-
-function cacheKey(route: string, url: URL): string {
-  return `${route}:${url.pathname}${url.search}`;
 }
 
 /** An error for a log line: kind and message, never a request's headers. */

@@ -91,6 +91,9 @@ export class RateLimiter {
       return release;
     } catch (error) {
       release();
+      // Nothing went out: the slot taken in this view's count is given back (a refused background call
+      // must not use up the room kept for commands).
+      this.#refund(buckets.map((bucket) => bucket.name));
       if (error instanceof LimitWaitError)
         throw new RateLimitedError(
           'Rate limit reached; the wait would pass the deadline',
@@ -209,6 +212,14 @@ export class RateLimiter {
         if (bucket) bucket.inFlight = Math.max(0, bucket.inFlight - 1);
       }
     };
+  }
+
+  #refund(names: readonly string[]): void {
+    for (const name of names) {
+      const bucket = this.#buckets.get(name);
+      if (bucket) bucket.remaining = Math.min(bucket.limit, bucket.remaining + 1);
+    }
+    this.#pump();
   }
 
   #refill(bucket: Bucket, now: number): void {

@@ -66,6 +66,15 @@ export interface Config {
     /** How long the worker's lease lasts unrenewed: a standby takes over within this time of a crash. */
     readonly leaseSeconds: number;
   };
+  /** Following players: `/track` limits and the background refresh targets (stretched when the budget is short). */
+  readonly follow: {
+    /** Tracked players a server may have (`/track add`). */
+    readonly trackLimit: number;
+    /** How often a tracked player is looked at, at most. */
+    readonly trackMinutes: number;
+    /** How often a linked player's snapshot is refreshed, at most. */
+    readonly linkedHours: number;
+  };
   /** Present only when WEBHOOK_PORT, WEBHOOK_SECRET and WEBHOOK_SERVICE are all set. */
   readonly webhook?: {
     readonly port: number;
@@ -124,6 +133,11 @@ function build(env: Environment): Config {
     },
     secret: secretKey === undefined ? {} : { key: secretKey, keyId: keyIdOf(secretKey) },
     events: { pollSeconds: env.EVENTS_POLL_SECONDS, leaseSeconds: env.WORKER_LEASE_SECONDS },
+    follow: {
+      trackLimit: env.TRACK_LIMIT,
+      trackMinutes: env.TRACK_REFRESH_MINUTES,
+      linkedHours: env.LINKED_REFRESH_HOURS,
+    },
     ...(webhook === undefined ? {} : { webhook }),
     http: env.HTTP_PORT === undefined ? {} : { port: env.HTTP_PORT },
     log: { level: env.LOG_LEVEL },
@@ -148,6 +162,7 @@ function protect(config: Config): Config {
   guard(config.secret, () => summary.secret);
   if (config.webhook !== undefined) guard(config.webhook, () => summary.webhook);
   Object.freeze(config.events);
+  Object.freeze(config.follow);
   Object.freeze(config.http);
   Object.freeze(config.log);
   return guard(config, () => summary);
@@ -247,6 +262,7 @@ export interface ConfigSummary {
   };
   readonly secret: { readonly key?: string; readonly keyId?: string };
   readonly events: Config['events'];
+  readonly follow: Config['follow'];
   readonly webhook?: Omit<NonNullable<Config['webhook']>, 'secret'> & { readonly secret: string };
   readonly http: Config['http'];
   readonly log: Config['log'];
@@ -281,6 +297,7 @@ export function describeConfig(config: Config): ConfigSummary {
       ...(secret.keyId === undefined ? {} : { keyId: secret.keyId }),
     },
     events: { pollSeconds: config.events.pollSeconds, leaseSeconds: config.events.leaseSeconds },
+    follow: config.follow,
     ...(webhook === undefined
       ? {}
       : {

@@ -19,6 +19,14 @@ export type { Tables } from './schema.ts';
  */
 export type DatabaseKind = 'sqlite' | 'postgres';
 
+/**
+ * The items in runs of at most 500: the values of one `in (...)` or one multi-row insert stay within
+ * SQLite's limit on a statement's parameters.
+ */
+export function* statementChunks<T>(items: readonly T[]): Generator<T[]> {
+  for (let start = 0; start < items.length; start += 500) yield items.slice(start, start + 500);
+}
+
 export interface Database {
   readonly kind: DatabaseKind;
   readonly kysely: Kysely<Tables>;
@@ -109,7 +117,7 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     if (schema !== undefined && schema !== 'public') {
       await sql`create schema if not exists ${sql.id(schema)}`.execute(kysely);
     }
-    await migrate(kysely);
+    await migrate(kysely, schema);
   } catch (error) {
     await kysely.destroy().catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
@@ -134,9 +142,17 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
   };
 }
 
-/** Runs every migration not applied yet; Kysely's migrator holds a lock, so processes starting together wait. */
-async function migrate(kysely: Kysely<Tables>): Promise<void> {
-  const migrator = new Migrator({ db: kysely, provider: migrationProvider });
+/**
+ * Runs every migration not applied yet; Kysely's migrator holds a lock, so processes starting together
+ * wait. On PostgreSQL its own tables are named with their schema: unnamed, the migrator would take another
+ * schema's lock table (of another database sharing the server) for this one's and never create its own.
+ */
+async function migrate(kysely: Kysely<Tables>, schema: string | undefined): Promise<void> {
+  const migrator = new Migrator({
+    db: kysely,
+    provider: migrationProvider,
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) {
     throw error instanceof Error ? error : new Error('a migration failed', { cause: error });

@@ -164,6 +164,104 @@ async function counters(db: Db): Promise<void> {
     .execute();
 }
 
+/**
+ * Following players over time: snapshots (hourly and daily points), the latest numbers of each player
+ * seen, the background refresh schedule of followed players (linked and tracked), and who of a server's
+ * members the bot has seen there (its leaderboard's rows).
+ */
+async function history(db: Db): Promise<void> {
+  await db.schema
+    .createTable('player_snapshots')
+    .addColumn('player_id', 'bigint', (c) => c.notNull())
+    // 'hour' or 'day'; `at` is the start of that hour or UTC day.
+    .addColumn('bucket', 'text', (c) => c.notNull())
+    .addColumn('at', time, (c) => c.notNull())
+    .addColumn('taken_at', time, (c) => c.notNull())
+    .addColumn('player_name', 'text', (c) => c.notNull())
+    .addColumn('stats', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('player_snapshots_pk', ['player_id', 'bucket', 'at'])
+    .execute();
+  await db.schema
+    .createIndex('player_snapshots_bucket_at')
+    .on('player_snapshots')
+    .columns(['bucket', 'at'])
+    .execute();
+
+  await db.schema
+    .createTable('players')
+    .addColumn('player_id', 'bigint', (c) => c.primaryKey())
+    .addColumn('name_key', 'text', (c) => c.notNull())
+    .addColumn('player_name', 'text', (c) => c.notNull())
+    .addColumn('taken_at', time, (c) => c.notNull())
+    .addColumn('stats', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('players_name_key').on('players').column('name_key').execute();
+
+  await db.schema
+    .createTable('followed_players')
+    .addColumn('name_key', 'text', (c) => c.primaryKey())
+    .addColumn('player_name', 'text', (c) => c.notNull())
+    .addColumn('player_id', 'bigint')
+    .addColumn('refreshed_at', time)
+    // The time between its last two refreshes: the interval really kept.
+    .addColumn('gap_ms', time)
+    // What the tracking feed saw last (SnapshotStats JSON) and the newest ranked match it announced.
+    .addColumn('seen', 'text')
+    .addColumn('last_match_id', 'text')
+    .execute();
+  await db.schema
+    .createIndex('followed_players_refreshed_at')
+    .on('followed_players')
+    .column('refreshed_at')
+    .execute();
+
+  await db.schema
+    .createTable('guild_members')
+    .addColumn('guild_id', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('seen_at', time, (c) => c.notNull())
+    .addPrimaryKeyConstraint('guild_members_pk', ['guild_id', 'user_id'])
+    .execute();
+  await db.schema.createIndex('guild_members_user').on('guild_members').column('user_id').execute();
+  // Whether a followed player is still linked by someone (the background drops it otherwise).
+  await db.schema
+    .createIndex('account_links_player_name')
+    .on('account_links')
+    .column('player_name')
+    .execute();
+}
+
+/** Roles from verified accounts: a server's rules, and the roles the bot gave because of them. */
+async function roles(db: Db): Promise<void> {
+  await db.schema
+    .createTable('role_rules')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('guild_id', 'text', (c) => c.notNull())
+    // 'verified', 'clan', 'ranked' or 'level'; `params` holds its JSON (clan name, threshold, region).
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('params', 'text', (c) => c.notNull())
+    // JSON array of role ids.
+    .addColumn('role_ids', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('disabled_reason', 'text')
+    .addColumn('disabled_at', time)
+    .addColumn('created_by', 'text', (c) => c.notNull())
+    .addColumn('created_at', time, (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('role_rules_guild').on('role_rules').column('guild_id').execute();
+
+  await db.schema
+    .createTable('role_grants')
+    .addColumn('guild_id', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('role_id', 'text', (c) => c.notNull())
+    .addColumn('rule_id', 'text', (c) => c.notNull())
+    .addColumn('granted_at', time, (c) => c.notNull())
+    .addPrimaryKeyConstraint('role_grants_pk', ['guild_id', 'user_id', 'role_id'])
+    .execute();
+  await db.schema.createIndex('role_grants_rule').on('role_grants').column('rule_id').execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026-11-24-001-initial': {
     up: initial,
@@ -192,6 +290,20 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
     up: counters,
     async down(db) {
       await db.schema.dropTable('counters').execute();
+    },
+  },
+  '2026-11-24-003-history': {
+    up: history,
+    async down(db) {
+      await db.schema.dropIndex('account_links_player_name').execute();
+      for (const table of ['guild_members', 'followed_players', 'players', 'player_snapshots'])
+        await db.schema.dropTable(table).execute();
+    },
+  },
+  '2026-11-24-004-roles': {
+    up: roles,
+    async down(db) {
+      for (const table of ['role_grants', 'role_rules']) await db.schema.dropTable(table).execute();
     },
   },
 };

@@ -126,6 +126,62 @@ export interface MetaTable {
   readonly value: string;
 }
 
+export interface PlayerSnapshotsTable {
+  readonly player_id: number;
+  readonly bucket: 'hour' | 'day';
+  readonly at: number;
+  readonly taken_at: number;
+  readonly player_name: string;
+  /** JSON: SnapshotStats (src/history/stats.ts). */
+  readonly stats: string;
+}
+
+export interface PlayersTable {
+  readonly player_id: number;
+  /** The name in lower case: how names are looked up. */
+  readonly name_key: string;
+  readonly player_name: string;
+  readonly taken_at: number;
+  readonly stats: string;
+}
+
+export interface FollowedPlayersTable {
+  readonly name_key: string;
+  readonly player_name: string;
+  readonly player_id: number | null;
+  readonly refreshed_at: number | null;
+  readonly gap_ms: number | null;
+  readonly seen: string | null;
+  readonly last_match_id: string | null;
+}
+
+export interface GuildMembersTable {
+  readonly guild_id: string;
+  readonly user_id: string;
+  readonly seen_at: number;
+}
+
+export interface RoleRulesTable {
+  readonly id: string;
+  readonly guild_id: string;
+  readonly kind: string;
+  readonly params: string;
+  readonly role_ids: string;
+  readonly status: 'active' | 'disabled';
+  readonly disabled_reason: string | null;
+  readonly disabled_at: number | null;
+  readonly created_by: string;
+  readonly created_at: number;
+}
+
+export interface RoleGrantsTable {
+  readonly guild_id: string;
+  readonly user_id: string;
+  readonly role_id: string;
+  readonly rule_id: string;
+  readonly granted_at: number;
+}
+
 export interface Tables {
   subscriptions: SubscriptionsTable;
   cursors: CursorsTable;
@@ -142,4 +198,10 @@ export interface Tables {
   guild_departures: GuildDeparturesTable;
   meta: MetaTable;
   counters: CountersTable;
+  player_snapshots: PlayerSnapshotsTable;
+  players: PlayersTable;
+  followed_players: FollowedPlayersTable;
+  guild_members: GuildMembersTable;
+  role_rules: RoleRulesTable;
+  role_grants: RoleGrantsTable;
 }

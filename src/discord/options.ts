@@ -49,3 +49,13 @@ export const playerOption = {
   max_length: 64,
   autocomplete: true,
 } as const;
+
+/** The id of one of a server's records (a subscription, a tracked player, a role rule), with autocomplete. */
+export const idOption = {
+  type: ApplicationCommandOptionType.String,
+  name: 'id',
+  required: true,
+  min_length: 1,
+  max_length: 32,
+  autocomplete: true,
+} as const;

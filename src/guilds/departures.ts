@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Database } from '../db/index.ts';
+import { statementChunks, type Database } from '../db/index.ts';
 import { bumpSubscriptions } from '../announcements/records/subscriptions.ts';
 
 /**
@@ -42,8 +42,7 @@ export class GuildDepartures {
 
   /** The bot is in all these guilds (a session's READY): a few statements, however many there are. */
   async returnedAll(guildIds: readonly string[]): Promise<void> {
-    for (let start = 0; start < guildIds.length; start += 500) {
-      const chunk = guildIds.slice(start, start + 500);
+    for (const chunk of statementChunks(guildIds)) {
       await this.#db.kysely.deleteFrom('guild_departures').where('guild_id', 'in', chunk).execute();
     }
   }
@@ -86,6 +85,9 @@ export class GuildDepartures {
         }
         const key = await tx.deleteFrom('kpd_keys').where('guild_id', '=', guildId).executeTakeFirst();
         await tx.deleteFrom('kpd_feed_state').where('guild_id', '=', guildId).execute();
+        await tx.deleteFrom('guild_members').where('guild_id', '=', guildId).execute();
+        await tx.deleteFrom('role_grants').where('guild_id', '=', guildId).execute();
+        await tx.deleteFrom('role_rules').where('guild_id', '=', guildId).execute();
         return { subscriptions: ids.length, kpdKey: Number(key.numDeletedRows) > 0 };
       });
       if (result === undefined) continue;

@@ -1,6 +1,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { Services } from '../services.ts';
 import { UserError } from '../core/user-error.ts';
+import { FollowedPlayers } from '../history/followed.ts';
 
 /** A verified link of a Discord user to a game account (written by `/link verify`). */
 export interface AccountLink {
@@ -29,6 +30,7 @@ export class AccountLinks {
     return row && { playerName: row.player_name, linkedAt: row.linked_at };
   }
 
+  /** Saves the link; the linked player joins the background's refresh schedule (its snapshots). */
   async set(userId: string, link: AccountLink): Promise<void> {
     const values = { player_name: link.playerName, linked_at: link.linkedAt };
     await this.#k
@@ -36,6 +38,7 @@ export class AccountLinks {
       .values({ user_id: userId, ...values })
       .onConflict((c) => c.column('user_id').doUpdateSet(values))
       .execute();
+    await new FollowedPlayers(this.#services.db).follow([link.playerName]);
   }
 
   /** True when a link was removed. */

@@ -1,3 +1,4 @@
+import type { APIEmbedField } from 'discord.js';
 import type {
   PlayerInventory,
   PlayerListings,
@@ -78,6 +79,9 @@ function sectionFields(t: Translator, profile: PlayerProfile, section: ProfileSe
         field(t.t('player:profile.clan'), p.clan ? text(p.clan, 100) : t.t('common:none')),
         field(t.t('player:profile.games'), num(t, p.games)),
         field(t.t('player:profile.winRate'), percent(t, p.wins, p.games)),
+        // The numbers a shooter's players look for first, side by side.
+        field(t.t('player:profile.kills'), num(t, p.kills)),
+        field(t.t('player:profile.deaths'), num(t, p.deaths)),
         field(t.t('player:profile.kdr'), ratio(t, p.kdr)),
         field(t.t('player:profile.timePlayed'), duration(t, p.time_played)),
         field(t.t('player:profile.followers'), `${num(t, p.followers)} / ${num(t, p.following)}`),
@@ -140,11 +144,16 @@ export interface ProfileView {
   readonly section: ProfileSection;
   /** The custom id of the section menu (no menu when undefined). */
   readonly menuId: string | undefined;
+  /** Fields of change since earlier snapshots (`changeFields`), shown after the section's own. */
+  readonly changes?: readonly APIEmbedField[] | undefined;
 }
 
 /** The profile, one section at a time, with a menu to switch sections (and the ranked chart). */
-export function renderProfile(t: Translator, { profile, section, menuId }: ProfileView): ReplyPayload {
-  const fields = sectionFields(t, profile, section);
+export function renderProfile(
+  t: Translator,
+  { profile, section, menuId, changes }: ProfileView,
+): ReplyPayload {
+  const fields = [...sectionFields(t, profile, section), ...(changes ?? [])];
   const description = [badges(t, profile), fields.length === 0 ? t.t(`player:profile.empty.${section}`) : '']
     .filter(Boolean)
     .join('\n');

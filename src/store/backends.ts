@@ -21,6 +21,21 @@ export function decode(raw: string): Stored {
   return JSON.parse(raw) as Stored;
 }
 
+/**
+ * Sets KEYS[1] to ARGV[1] (with a PX of ARGV[3] unless it is 0) when the key is absent, or when its entry
+ * expired before ARGV[2] by its own `expires`. A value that does not decode counts as live.
+ */
+const ADD_UNLESS_LIVE = `
+local current = redis.call('GET', KEYS[1])
+if current then
+  local ok, entry = pcall(cjson.decode, current)
+  if not (ok and type(entry) == 'table' and type(entry.expires) == 'number' and entry.expires < tonumber(ARGV[2])) then
+    return 0
+  end
+end
+if ARGV[3] == '0' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3]) end
+return 1`;
+
 export function isLive(entry: Stored, now: number): boolean {
   return typeof entry.expires !== 'number' || now <= entry.expires;
 }
@@ -271,12 +286,14 @@ export async function createRedisBackend(url: string, connectTimeoutMs: number):
     kind: 'redis',
     keyv,
     read: (physicalKey) => adapter.get<string>(physicalKey),
-    async add(physicalKey, raw, ttlMs) {
-      const reply = await client.set(physicalKey, raw, {
-        condition: 'NX',
-        ...(ttlMs === undefined ? {} : { expiration: { type: 'PX' as const, value: ttlMs } }),
+    async add(physicalKey, raw, ttlMs, now) {
+      // One script, so that it is atomic: set when absent, or when what is there is past its own expiry
+      // (Redis counts a TTL from when the write arrived, a moment after the entry's expiry was set).
+      const added = await client.eval(ADD_UNLESS_LIVE, {
+        keys: [physicalKey],
+        arguments: [raw, String(now), String(ttlMs ?? 0)],
       });
-      return reply !== null;
+      return added === 1;
     },
     async *scan(namespace) {
       // SCAN may return a key more than once.

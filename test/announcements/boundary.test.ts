@@ -11,6 +11,7 @@ import { createStore } from '../../src/store/index.ts';
 import { isTurfDay } from '../../src/turf/days.ts';
 import { ManualClock } from '../support/clock.ts';
 import { capturedLog } from './support.ts';
+import { BackgroundScheduler } from '../../src/schedule/scheduler.ts';
 
 /** Dates, numbers and ids from upstream are range-checked where they enter. */
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -56,7 +57,8 @@ describe('upstream values at the boundary', () => {
     };
     const api = { call: (name: string) => Promise.resolve(replies[name]) } as unknown as TierClient;
     const kinds = new KindRegistry(ANNOUNCEMENT_KINDS);
-    const feed = new TurfFeed({ api, repos, clock: new ManualClock(NOW), log, kinds });
+    const scheduler = new BackgroundScheduler();
+    const feed = new TurfFeed({ api, repos, clock: new ManualClock(NOW), log, kinds, scheduler, db });
     const state = { version: 3, day: 249, owners: { '0': { clanId: 1, clanName: 'clan 1' } } };
     await repos.turf.set(state);
     const subscription: Subscription = {

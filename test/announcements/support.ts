@@ -49,6 +49,8 @@ import {
 import { StoreError, createStore, type Namespace, type Store } from '../../src/store/index.ts';
 import { ManualClock } from '../support/clock.ts';
 import { freePort } from '../../src/dev/net.ts';
+import { captureSnapshots } from '../../src/history/capture.ts';
+import type { SourceFactory } from '../../src/announcements/sources.ts';
 
 /**
  * The announcement subsystem between the game API sandbox and the Discord stand-in, driven through the
@@ -60,7 +62,17 @@ export const silentLog = pino({ level: 'silent' });
 export const translations = new Translations();
 
 // Typed commands are Commands of their own definition; the loader erases that the same way.
-export const OWN_COMMANDS: readonly Command[] = [subscribe, subscriptions, unsubscribe as unknown as Command];
+const OWN_COMMANDS: Command[] = [subscribe, subscriptions, unsubscribe as unknown as Command];
+
+/**
+ * Adds commands to those the test processes route (a test file that drives `/player` or `/roles` says so
+ * at its top): only the files that need them pay for loading them.
+ */
+export function routeCommands(...commands: readonly unknown[]): void {
+  for (const command of commands as Command[])
+    if (!OWN_COMMANDS.includes(command)) OWN_COMMANDS.push(command);
+  ownCommands = undefined;
+}
 
 export function loadOwnCommands(): LoadedCommand[] {
   return OWN_COMMANDS.map((command) => ({
@@ -158,6 +170,8 @@ export interface ProcessOptions {
   readonly commands?: boolean;
   readonly log?: Logger;
   readonly translations?: Translations;
+  /** The sources besides events and turf; default the KPD feed (tracking: add `playersSource`). */
+  readonly sources?: (services: Services) => readonly SourceFactory[];
 }
 
 export async function startProcess(world: World, options: ProcessOptions = {}): Promise<Process> {
@@ -182,6 +196,7 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
     clock,
     log: options.log ?? silentLog,
   };
+  const stopCapture = captureSnapshots(services);
   const client = createDiscordClient({ apiUrl: world.discord.restUrl });
   const router = options.commands === false ? undefined : new InteractionRouter(loadOwnCommands(), services);
   if (router) client.on(Events.InteractionCreate, router.handle);
@@ -193,7 +208,7 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
     services,
     config,
     kinds: ANNOUNCEMENT_KINDS,
-    sources: [kpdSource(services)],
+    sources: options.sources?.(services) ?? [kpdSource(services)],
     options: { autoStart: false, delivery: { backoffMs: 5, claimTtlMs: 200 }, ...options.announcements },
   });
   let stopping: Promise<void> | undefined;
@@ -210,6 +225,7 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
           await router.drain(2_000);
         }
         await client.destroy();
+        stopCapture();
         await api.close();
       })();
       return stopping;
@@ -219,19 +235,24 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
 
 export type OptionValue = string | number | boolean;
 
+/** Localized once (it takes tens of milliseconds: a hundred calls at once would hold the loop for seconds). */
+let ownCommands: LoadedCommand[] | undefined;
+
 /** The raw options of `/command [sub] name:value...`, typed from the command's definition. */
 export function commandOptions(
   name: string,
   subcommand: string | undefined,
   values: Readonly<Record<string, OptionValue>> = {},
 ): APIApplicationCommandInteractionDataOption[] {
-  const command = loadOwnCommands().find((c) => c.json.name === name);
+  ownCommands ??= loadOwnCommands();
+  const command = ownCommands.find((c) => c.json.name === name);
   if (!command) throw new Error(`no command /${name}`);
   let definitions = command.json.options ?? [];
   if (subcommand !== undefined) {
     const sub = definitions.find((o) => o.name === subcommand);
-    if (!sub || !('options' in sub)) throw new Error(`no subcommand ${subcommand}`);
-    definitions = sub.options ?? [];
+    if (!sub || sub.type !== ApplicationCommandOptionType.Subcommand)
+      throw new Error(`no subcommand ${subcommand}`);
+    definitions = ('options' in sub ? sub.options : undefined) ?? [];
   }
   const leaves = Object.entries(values).map(([option, value]) => {
     const definition = definitions.find((o) => o.name === option);
@@ -335,11 +356,11 @@ export interface WorldFixture {
 }
 
 /** A fresh world for every test, and the processes each test starts, all stopped after it. */
-export function useWorldPerTest(): WorldFixture {
+export function useWorldPerTest(options: WorldOptions = {}): WorldFixture {
   let current: World | undefined;
   const processes: Process[] = [];
   beforeEach(async () => {
-    current = await startWorld();
+    current = await startWorld(options);
   });
   afterEach(async () => {
     for (const process of processes.splice(0)) await process.stop();

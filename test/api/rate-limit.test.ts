@@ -178,6 +178,22 @@ describe('RateLimiter with shared limits', () => {
     await shared.close();
   });
 
+  it('gives back the slot of a background call the shared limits refused: commands keep their reserve', async () => {
+    const clock = new ManualClock();
+    const shared = createMemoryLimits(clock);
+    const limiter = new RateLimiter(clock, shared);
+    const bucket = { name: 'key', defaults: { limit: 6, windowMs: 60_000, reserve: 2 } };
+    for (let i = 0; i < 4; i += 1) (await limiter.acquire([bucket], 'background', FAR))();
+    // The window is full for background calls: each of these is refused, nothing goes out.
+    for (let i = 0; i < 5; i += 1)
+      await expect(limiter.acquire([bucket], 'background', clock.now() + 1_000)).rejects.toBeInstanceOf(
+        RateLimitedError,
+      );
+    // The two slots kept for commands are still there, in this view as in the shared windows.
+    for (let i = 0; i < 2; i += 1) (await limiter.acquire([bucket], 'interactive', clock.now() + 1_000))();
+    await shared.close();
+  });
+
   it('fails the waiters of its own shared limits when closed', async () => {
     const clock = new ManualClock();
     const limiter = new RateLimiter(clock);

@@ -70,6 +70,7 @@ describe('loadConfig defaults', () => {
       processes: { role: 'all', shardCount: 'auto' },
       secret: {},
       events: { pollSeconds: 30, leaseSeconds: 90 },
+      follow: { trackLimit: 50, trackMinutes: 5, linkedHours: 24 },
       http: {},
       log: { level: 'info' },
     });

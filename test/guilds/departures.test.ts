@@ -6,6 +6,8 @@ import { KpdFeedState } from '../../src/kpd/feed.ts';
 import { KpdKeyRecords } from '../../src/kpd/keys.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import { capturedLog } from '../announcements/support.ts';
+import { RoleGrants, RoleRules } from '../../src/roles/rules.ts';
+import { GuildMembers } from '../../src/history/members.ts';
 
 /** Leaving a server: its data stays through the grace period (a kick and re-invite loses nothing), then goes. */
 const DAY = 86_400_000;
@@ -58,6 +60,16 @@ async function populate(guildId: string): Promise<string> {
     linkedAt: T0,
   });
   await new KpdFeedState(db).set(guildId, { at: T0, calls: {} });
+  const rule = await new RoleRules(db).add({
+    guildId,
+    kind: 'verified',
+    params: {},
+    roleIds: ['9'],
+    createdBy: '1',
+    createdAt: T0,
+  });
+  await new RoleGrants(db).granted(guildId, '7', '9', rule?.id ?? '', T0);
+  await new GuildMembers(db).seen(guildId, '7', T0);
   return made.subscription.id;
 }
 
@@ -79,11 +91,16 @@ describe('the data of a server the bot left', () => {
     expect(await new KpdKeyRecords(db).has('g-gone')).toBe(false);
     expect(await new KpdFeedState(db).get('g-gone')).toBeUndefined();
     expect(await departures.leftAt('g-gone')).toBeUndefined();
+    expect(await new RoleRules(db).forGuild('g-gone')).toEqual([]);
+    const grants = await db.kysely.selectFrom('role_grants').select('guild_id').execute();
+    const members = await db.kysely.selectFrom('guild_members').select('guild_id').execute();
+    expect([...grants, ...members].map((row) => row.guild_id)).toEqual(['g-kept', 'g-kept']);
     expect(lines.filter((line) => String(line.msg).startsWith('removed the data'))).toHaveLength(1);
 
     // Nothing of another server is touched.
     expect(await repos.subscriptions.get(kept)).toBeDefined();
     expect(await new KpdKeyRecords(db).has('g-kept')).toBe(true);
+    expect(await new RoleRules(db).forGuild('g-kept')).toHaveLength(1);
   });
 
   it('is kept for good when the bot comes back within the grace period (kick and re-invite)', async () => {

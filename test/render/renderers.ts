@@ -68,6 +68,18 @@ import {
 import { text } from '../../src/render/common.ts';
 
 import { renderTurfClan, renderTurfPlayer, renderTurfStatus } from '../../src/render/turf.ts';
+import {
+  renderTrackClan,
+  renderTrackLevel,
+  renderTrackList,
+  renderTrackMatch,
+  renderTracked,
+  renderUntracked,
+} from '../../src/render/follow.ts';
+import { renderCompare, renderHistory, renderServerLeaderboard } from '../../src/render/history.ts';
+import type { Snapshot, SnapshotStats } from '../../src/history/stats.ts';
+import { renderRoleRules, renderRuleAdded, renderRuleRemoved, renderSync } from '../../src/render/roles.ts';
+import type { RoleRule } from '../../src/roles/rules.ts';
 
 /**
  * Every renderer of src/render, fed `name` wherever the game or a user supplies text (player, clan, map,
@@ -141,6 +153,42 @@ export function renderers(t: Translator, name: string, count = 3): Renderer[] {
     state: i % 2 === 0 ? { status: 'active' } : { status: 'disabled', reason: name, code: 50013, at: NOW },
   });
   const clanRef = { clanId: 5, clanName: name };
+  const roleRule = (i: number): RoleRule => ({
+    id: `r${i}`,
+    guildId: '1',
+    kind: 'clan',
+    params: { clan: name },
+    roleIds: ['9', '10'],
+    state: i % 2 === 0 ? { status: 'active' } : { status: 'disabled', reason: 'deletedRole', at: NOW },
+    createdBy: '1',
+    createdAt: NOW,
+  });
+  const snapshotStats: SnapshotStats = {
+    score: 1000,
+    kills: 50,
+    deaths: 20,
+    games: 10,
+    wins: 6,
+    level: 4,
+    kr: 30,
+    clan: name,
+    ranked: many((i) => ({
+      region: 2 + (i % 3),
+      mmr: 1000 + i,
+      wins: 3,
+      losses: 2,
+      kills: 5,
+      deaths: 4,
+      assists: 1,
+      score: 9,
+    })),
+  };
+  const snapshots: Snapshot[] = many((i) => ({
+    playerId: 1,
+    playerName: name,
+    at: NOW - i * 3_600_000,
+    stats: snapshotStats,
+  }));
   const pending = { playerName: name, code: 'ABC123', issuedAt: NOW, expiresAt: NOW + 600_000 };
 
   const all: Array<[string, () => ReplyPayload, boolean?]> = [
@@ -484,6 +532,112 @@ export function renderers(t: Translator, name: string, count = 3): Renderer[] {
           earnings: { player_id: 1, earnings: many((i) => ({ day: 60 - i, kr: 1 })) },
           now: NOW,
         }),
+    ],
+    [
+      'renderTrackMatch',
+      () =>
+        renderTrackMatch(
+          t,
+          {
+            playerId: 1,
+            playerName: name,
+            matchId: '9007199254740993',
+            map: 3,
+            mapName: name,
+            region: 3,
+            kills: 10,
+            deaths: 5,
+            assists: 2,
+            score: 900,
+            victory: 1,
+            mmrChange: -12,
+            mmr: 1500,
+            playedAt: NOW,
+          },
+          '9',
+        ),
+    ],
+    ['renderTrackLevel', () => renderTrackLevel(t, { playerId: 1, playerName: name, from: 3, to: 4 })],
+    ['renderTrackClan', () => renderTrackClan(t, { playerId: 1, playerName: name, from: name, to: '' })],
+    [
+      'renderTrackList',
+      () =>
+        renderTrackList(t, {
+          entries: many((i) => ({
+            id: `t${i}`,
+            playerName: name,
+            channelId: '123',
+            roleId: i % 2 === 0 ? '9' : undefined,
+            disabledReason: i % 3 === 0 ? 'unknownChannel' : undefined,
+            refreshedAt: i % 2 === 0 ? NOW : undefined,
+          })),
+          limit: 50,
+          intervalMs: 20 * 60_000,
+          targetMs: 5 * 60_000,
+        }),
+    ],
+    ['renderTracked', () => renderTracked(t, name, '123', 'abc234')],
+    ['renderUntracked', () => renderUntracked(t, name, 'abc234')],
+    [
+      'renderHistory (no history yet)',
+      () =>
+        renderHistory(t, { playerName: name, stat: 'kd', days: 30, points: snapshots.slice(0, 1), now: NOW }),
+    ],
+    [
+      'renderCompare (no chart)',
+      () =>
+        renderCompare(
+          t,
+          { playerName: name, stats: snapshotStats, history: [] },
+          { playerName: `${name}2`, stats: { ...snapshotStats, kills: 1 }, history: [] },
+          NOW,
+        ),
+    ],
+    [
+      'renderServerLeaderboard',
+      () =>
+        renderServerLeaderboard(t, {
+          guildName: name,
+          stat: 'mmr-3',
+          rows: many((i) => ({ rank: i + 1, userId: `${100 + i}`, playerName: name, value: 1000 - i })),
+          page: 1,
+          pages: 3,
+          total: count * 3,
+          own: { rank: 99, userId: '999', playerName: name, value: 1 },
+          pager: { page: (p) => `server:leaderboard:${p}`, label: undefined },
+        }),
+    ],
+    [
+      'renderRoleRules',
+      () =>
+        renderRoleRules(
+          t,
+          many((i) => roleRule(i)),
+        ),
+    ],
+    ['renderRuleAdded', () => renderRuleAdded(t, roleRule(0))],
+    ['renderRuleRemoved', () => renderRuleRemoved(t, roleRule(0), 3)],
+    [
+      'renderSync',
+      () =>
+        renderSync(
+          t,
+          {
+            members: count,
+            changes: many((i) => ({
+              userId: `${100 + i}`,
+              roleId: '9',
+              action: i % 2 === 0 ? 'add' : 'remove',
+              rule: roleRule(i),
+            })),
+            left: 1,
+            disabledRules: ['abc234'],
+            withoutNumbers: 2,
+            refused: true,
+          },
+          false,
+        ),
+      false,
     ],
   ];
   return all.map(([rendererName, render, shows = true]) => ({ name: rendererName, render, shows }));

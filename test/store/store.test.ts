@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KeyvPostgres } from '@keyv/postgres';
+import { createClient } from '@keyv/redis';
 import { configureLog, logFor } from '../../src/log/index.ts';
 import { createPostgresBackend } from '../../src/store/backends.ts';
 import {
@@ -325,6 +326,35 @@ for (const server of servers) {
     it.skip(`${server.label} store (no server at 127.0.0.1:${server.port})`, () => undefined);
   }
 }
+
+describe.runIf(await reachable(6379))(
+  'redis store: add over an entry that Redis still holds past its own expiry',
+  () => {
+    it('replaces it (Redis counts a TTL from when the write arrived, a moment after the entry’s expiry was set)', async () => {
+      const prefix = `t${randomBytes(4).toString('hex')}-`;
+      const store = await createStore(REDIS_URL, { prefix, purgeIntervalMs: 0 });
+      const client = createClient({ url: REDIS_URL });
+      await client.connect();
+      try {
+        const physical = `${prefix}lagging:lease`;
+        // Expired by its own clock a second ago, yet still held by Redis for another minute.
+        await client.set(physical, JSON.stringify({ value: 'old', expires: Date.now() - 1_000 }), {
+          expiration: { type: 'PX', value: 60_000 },
+        });
+        const values = store.namespace<string>('lagging');
+        expect(await values.has('lease')).toBe(false);
+        expect(await values.add('lease', 'new', 60_000)).toBe(true);
+        expect(await values.get('lease')).toBe('new');
+        // A live entry is never replaced.
+        expect(await values.add('lease', 'newer', 60_000)).toBe(false);
+        await client.del(physical);
+      } finally {
+        await client.close();
+        await store.close();
+      }
+    });
+  },
+);
 
 describe('createStore', () => {
   it('creates the sqlite folder and accepts a relative path', async () => {

@@ -114,16 +114,11 @@ export class SubscriptionRepository {
   }
 
   /** The active subscriptions, oldest first: one indexed read per poll cycle. */
-  async active(): Promise<Subscription[]> {
-    return parsed(
-      await this.#k
-        .selectFrom('subscriptions')
-        .selectAll()
-        .where('status', '=', 'active')
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute(),
-    );
+  async active(kind?: string): Promise<Subscription[]> {
+    let query = this.#k.selectFrom('subscriptions').selectAll().where('status', '=', 'active');
+    // One kind's only (`/track list` counting the tracked players): read through the (status, kind) index.
+    if (kind !== undefined) query = query.where('kind', '=', kind);
+    return parsed(await query.orderBy('created_at').orderBy('id').execute());
   }
 
   /** One guild's subscriptions, oldest first: reads that guild's rows only. */
@@ -167,7 +162,8 @@ export class SubscriptionRepository {
 
   /**
    * Saves a new subscription unless one with the same `identity` exists in the guild, or the guild has
-   * `limit` subscriptions already; it takes the lowest free place below `limit`. One transaction per
+   * `limit` subscriptions already in its places `firstSlot` to `firstSlot + limit - 1` (`/track` has places
+   * of its own, after `/subscribe`'s); it takes the lowest free one. One transaction per
    * attempt, and the guild's adds take turns (SQLite: the write lock taken at `begin immediate`;
    * PostgreSQL: an advisory lock on the guild), so concurrent adds neither retry nor race. The unique
    * indexes on (guild, identity) and (guild, place) are what guarantee it, whatever runs meanwhile.
@@ -176,6 +172,7 @@ export class SubscriptionRepository {
     fields: Omit<Subscription, 'id' | 'slot' | 'identity'>,
     identity: string,
     limit: number,
+    firstSlot = 0,
   ): Promise<AddResult> {
     for (let attempt = 0; attempt < 8; attempt += 1) {
       const result = await this.#k.transaction().execute(async (tx) => {
@@ -189,9 +186,9 @@ export class SubscriptionRepository {
           .execute();
         if (taken.some((row) => row.identity === identity)) return { status: 'exists' } as const;
         const used = new Set(taken.map((row) => row.slot));
-        let slot = 0;
-        while (slot < limit && used.has(slot)) slot += 1;
-        if (slot >= limit) return { status: 'limit' } as const;
+        let slot = firstSlot;
+        while (slot < firstSlot + limit && used.has(slot)) slot += 1;
+        if (slot >= firstSlot + limit) return { status: 'limit' } as const;
         const subscription = { ...fields, id: freshId(), slot, identity };
         const inserted = await tx
           .insertInto('subscriptions')

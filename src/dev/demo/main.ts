@@ -168,7 +168,11 @@ async function main(): Promise<void> {
   await mkdir(outDir, { recursive: true });
   process.stdout.write('Starting the game API sandbox, the Discord stand-in and the bot…\n');
   const stack = await startStack({
-    sandbox: { latency: { marketSkinColdMs: 1_500, marketSkinWarmMs: 300 } },
+    // A few players play a ranked match every 10 minutes: /track has something to post.
+    sandbox: {
+      latency: { marketSkinColdMs: 1_500, marketSkinWarmMs: 300 },
+      activity: { everyMs: 10 * 60_000, players: 3 },
+    },
     // A throwaway key for this run: it encrypts the moderator key the demo links.
     env: { SECRET_KEY: randomBytes(32).toString('base64') },
     // The demo polls right after each game event instead of every EVENTS_POLL_SECONDS.

@@ -1,5 +1,6 @@
 export { startSandbox } from './server.ts';
 export type { IssueTokenOptions, Sandbox, SandboxOptions, SandboxUrls } from './server.ts';
+export type { ActivityOptions, PlayOptions, SandboxActivity } from './activity.ts';
 export type { Fault, FaultController } from './faults.ts';
 export type { RequestLog, RequestLogEntry } from './request-log.ts';
 export type { PathMatch } from './paths.ts';

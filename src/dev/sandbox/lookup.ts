@@ -29,7 +29,7 @@ function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> 
   return groups;
 }
 
-/** Lookups and figures derived from the world once, so replies stay cheap. */
+/** Lookups and figures derived from the world once, so replies stay cheap (the activity log updates them). */
 export class WorldIndex {
   readonly #playersByName: Map<string, Player>;
   readonly #playersById: Map<number, Player>;
@@ -40,6 +40,7 @@ export class WorldIndex {
   readonly #modsByName: Map<string, Mod>;
   readonly #matchesById: Map<string, Match>;
   readonly #matchesByPlayer: Map<number, Match[]>;
+  readonly #rankedRecords: Map<string, RankedRecord>;
   readonly #rankedBoards: Map<string, RankedRecord[]>;
   readonly #rankedByPlayer: Map<number, RankedRecord[]>;
   readonly #followers: Map<number, number[]>;
@@ -47,8 +48,10 @@ export class WorldIndex {
   readonly #postsById: Map<number, Post>;
   readonly #listingsBySeller: Map<number, Listing[]>;
   readonly #inventories: Map<number, InventoryItem[]>;
-  readonly #clanScores: Map<number, number>;
-  readonly #clanRanks: Map<number, number>;
+  /** Clan scores and ranks follow the members' scores: recomputed on the next read after a change. */
+  #clanScores = new Map<number, number>();
+  #clanRanks = new Map<number, number>();
+  #clanScoresStale = true;
 
   constructor(readonly world: World) {
     this.#playersByName = new Map(world.players.map((p) => [p.name, p]));
@@ -71,6 +74,7 @@ export class WorldIndex {
       }
     }
 
+    this.#rankedRecords = new Map(world.ranked.map((r) => [rankedKey(r.season, r.region, r.playerId), r]));
     const eligible = world.ranked.filter((r) => r.matches >= PLACEMENT_MATCHES);
     this.#rankedBoards = groupBy(eligible, (r) => `${r.season}:${r.region}`);
     for (const board of this.#rankedBoards.values())
@@ -110,17 +114,6 @@ export class WorldIndex {
         else this.#inventories.set(holder.playerId, [item]);
       }
     }
-
-    this.#clanScores = new Map(
-      world.clans.map((clan) => [
-        clan.id,
-        clan.members.reduce((sum, m) => sum + (this.#playersById.get(m.playerId)?.stats.score ?? 0), 0),
-      ]),
-    );
-    const byScore = [...world.clans].sort(
-      (a, b) => (this.#clanScores.get(b.id) ?? 0) - (this.#clanScores.get(a.id) ?? 0) || a.id - b.id,
-    );
-    this.#clanRanks = new Map(byScore.map((clan, index) => [clan.id, index + 1]));
   }
 
   player(name: string): Player | undefined {
@@ -219,10 +212,91 @@ export class WorldIndex {
   }
 
   clanScore(clanId: number): number {
+    this.#refreshClanScores();
     return this.#clanScores.get(clanId) ?? 0;
   }
 
   clanRank(clanId: number): number {
+    this.#refreshClanScores();
     return this.#clanRanks.get(clanId) ?? 0;
   }
+
+  #refreshClanScores(): void {
+    if (!this.#clanScoresStale) return;
+    this.#clanScoresStale = false;
+    const clans = this.world.clans;
+    this.#clanScores = new Map(
+      clans.map((clan) => [
+        clan.id,
+        clan.members.reduce((sum, m) => sum + (this.#playersById.get(m.playerId)?.stats.score ?? 0), 0),
+      ]),
+    );
+    const byScore = [...clans].sort(
+      (a, b) => (this.#clanScores.get(b.id) ?? 0) - (this.#clanScores.get(a.id) ?? 0) || a.id - b.id,
+    );
+    this.#clanRanks = new Map(byScore.map((clan, index) => [clan.id, index + 1]));
+  }
+
+  // Changes made by the activity log (activity.ts). Each one swaps the changed record for a new one in the
+  // world's arrays and in every index here, so routes reading either see the same state.
+
+  /** Any ranked record of the player, placement finished or not. */
+  rankedRecord(season: number, region: number, playerId: number): RankedRecord | undefined {
+    return this.#rankedRecords.get(rankedKey(season, region, playerId));
+  }
+
+  /** A match just finished: the newest of the world and of each participant. */
+  addMatch(match: Match): void {
+    (this.world.matches as Match[]).push(match);
+    this.#matchesById.set(match.id, match);
+    for (const p of match.participants)
+      this.#matchesByPlayer.set(p.playerId, [match, ...this.matchesOf(p.playerId)]);
+  }
+
+  /** Adds or replaces the player's record of a season and region; boards list it once placement is done. */
+  putRanked(record: RankedRecord): void {
+    const key = rankedKey(record.season, record.region, record.playerId);
+    const previous = this.#rankedRecords.get(key);
+    this.#rankedRecords.set(key, record);
+    replaceOrAppend(this.world.ranked as RankedRecord[], previous, record);
+
+    const boardKey = `${record.season}:${record.region}`;
+    const board = (this.#rankedBoards.get(boardKey) ?? []).filter((r) => r !== previous);
+    const own = (this.#rankedByPlayer.get(record.playerId) ?? []).filter((r) => r !== previous);
+    if (record.matches >= PLACEMENT_MATCHES) {
+      board.push(record);
+      board.sort((a, b) => b.mmr - a.mmr || a.playerId - b.playerId);
+      own.push(record);
+    }
+    this.#rankedBoards.set(boardKey, board);
+    this.#rankedByPlayer.set(record.playerId, own);
+  }
+
+  /** The player's new state (same id and name). */
+  replacePlayer(player: Player): void {
+    const previous = this.#playersById.get(player.id);
+    replaceOrAppend(this.world.players as Player[], previous, player);
+    this.#playersById.set(player.id, player);
+    this.#playersByName.set(player.name, player);
+    this.#clanScoresStale = true;
+  }
+
+  /** The clan's new state (same id and name). */
+  replaceClan(clan: Clan): void {
+    const previous = this.#clansById.get(clan.id);
+    replaceOrAppend(this.world.clans as Clan[], previous, clan);
+    this.#clansById.set(clan.id, clan);
+    this.#clansByName.set(clan.name, clan);
+    this.#clanScoresStale = true;
+  }
+}
+
+function rankedKey(season: number, region: number, playerId: number): string {
+  return `${season}:${region}:${playerId}`;
+}
+
+function replaceOrAppend<T>(items: T[], previous: T | undefined, next: T): void {
+  const at = previous === undefined ? -1 : items.indexOf(previous);
+  if (at === -1) items.push(next);
+  else items[at] = next;
 }

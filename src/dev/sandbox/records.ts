@@ -14,6 +14,11 @@ export function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
+/** The profile's level: 0.03 x sqrt(score), at least 1 (spec 2.13). */
+export function playerLevel(score: number): number {
+  return Math.max(1, Math.floor(0.03 * Math.sqrt(score)));
+}
+
 export function findPlayer(index: WorldIndex, name: string): Player {
   const player = index.player(name);
   if (!player) throw notFound('Player');
@@ -132,7 +137,7 @@ export function playerProfile(ctx: SandboxContext, player: Player): Record<strin
       .map((r) => ({ region: r.region, ...rankedRow(r), time_played: r.timePlayed }))
       .sort((a, b) => a.region - b.region),
     kr: player.kr,
-    level: Math.max(1, Math.floor(0.03 * Math.sqrt(s.score))),
+    level: playerLevel(s.score),
     junk: player.junk,
     inventory: ctx.index.inventoryValue(player.id),
     score: s.score,

@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ActivityLog, type ActivityOptions, type SandboxActivity } from './activity.ts';
 import { FeaturedMaps, type Latencies, type SandboxContext } from './context.ts';
 import { developerRoutes } from './developer.ts';
 import { EventStore } from './events.ts';
@@ -44,6 +45,8 @@ export interface SandboxOptions {
   readonly host?: string;
   /** Base port (legacy is port + 1, matchmaker port + 2); default 0: three ephemeral ports. */
   readonly port?: number;
+  /** Scheduled players finish a ranked match every `everyMs` of the clock (`npm run demo`); default off. */
+  readonly activity?: ActivityOptions;
 }
 
 export interface SandboxUrls {
@@ -64,6 +67,7 @@ export interface Sandbox {
   readonly keys: SandboxKeys;
   /** Signs an access token for a player of the world (throws for an unknown name). */
   issueToken(options: IssueTokenOptions): string;
+  /** The live world: the activity log swaps the records it changes (players, clans, matches, ranked). */
   readonly world: World;
   readonly events: {
     /** Appends an event (and features or unfeatures the map); throws for an unknown or hidden map id. */
@@ -74,6 +78,8 @@ export interface Sandbox {
     /** A player posts on their profile now (how `/link verify` finds its code); throws for an unknown name. */
     add(playerName: string, text: string): void;
   };
+  /** Ranked matches, level-ups and clan changes, visible at once through every route. */
+  readonly activity: SandboxActivity;
   readonly faults: FaultController;
   readonly requests: RequestLog;
   close(): Promise<void>;
@@ -120,6 +126,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const now = options.now ?? Date.now;
   const world = generateWorld(seed, now(), options.players);
   const index = new WorldIndex(world);
+  const activity = new ActivityLog(world, index, now, options.activity);
   const featured = new FeaturedMaps(world.maps);
   const eventStore = new EventStore(world.events, seed);
   const keyRing = new KeyRing(seed);
@@ -200,6 +207,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const handle = async (host: HostName, req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const at = now();
+    activity.advance(at);
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const path = url.pathname;
     const query = url.searchParams;
@@ -336,6 +344,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     urls,
     keys: keyRing.values,
     world,
+    activity,
     faults,
     requests,
     issueToken({ playerName, expiresInSec = DAY_SECONDS, roles = [] }: IssueTokenOptions): string {

@@ -15,7 +15,7 @@ import {
 } from './http.ts';
 import { wireId } from './json.ts';
 import { Rng, hashSeed } from './prng.ts';
-import { findPlayer } from './records.ts';
+import { findPlayer, playerLevel } from './records.ts';
 import { DAY_MS, HOUR_MS, iso } from './time.ts';
 import { compareText } from './world/common.ts';
 import { FIRST_MARKET_ID, type Player, type World } from './world/types.ts';
@@ -121,7 +121,7 @@ export function tokenRoutes(ctx: SandboxContext): Route[] {
         name: player.name,
         clan: clan?.name ?? '',
         kr: player.kr,
-        level: Math.max(1, Math.floor(0.03 * Math.sqrt(player.stats.score))),
+        level: playerLevel(player.stats.score),
         premium: player.premium,
         inventory: index.inventoryOf(player.id).map((item) => [item.skin_index, item.count]),
       };

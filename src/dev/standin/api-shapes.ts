@@ -44,11 +44,17 @@ export function apiRole(role: RoleState): Record<string, unknown> {
     unicode_emoji: null,
     position: role.position,
     permissions: role.permissions.toString(),
-    managed: role.managedBotId !== null,
+    managed: role.managed,
     mentionable: false,
     flags: 0,
-    ...(role.managedBotId === null ? {} : { tags: { bot_id: role.managedBotId } }),
+    ...roleTags(role),
   };
+}
+
+/** What marks a managed role: its bot, or else the booster role's `premium_subscriber` (present as null). */
+function roleTags(role: RoleState): Record<string, unknown> {
+  if (role.managedBotId !== null) return { tags: { bot_id: role.managedBotId } };
+  return role.managed ? { tags: { premium_subscriber: null } } : {};
 }
 
 export function apiChannel(world: DiscordState, channel: ChannelState): Record<string, unknown> {

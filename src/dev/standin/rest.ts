@@ -5,7 +5,9 @@ import type { CommandStore } from './commands.ts';
 import { RestError, invalidForm } from './errors.ts';
 import type { Gateway } from './gateway.ts';
 import type { InteractionHub } from './interactions/index.ts';
+import { announceMember } from './members.ts';
 import { announceMessage, createMessage, editMessage } from './messages.ts';
+import { canManageRole, changeMemberRole } from './roles.ts';
 import type { ChannelState, DiscordState } from './state.ts';
 import { MessageFlag, parseMessageBody } from './validate.ts';
 
@@ -18,6 +20,8 @@ export interface RouteContext {
   params: Readonly<Record<string, string>>;
   query: URLSearchParams;
   body: RequestBody;
+  /** The `X-Audit-Log-Reason` header, URL-decoded as discord.js encodes it; null when absent. */
+  reason: string | null;
 }
 
 export interface Route {
@@ -25,8 +29,13 @@ export interface Route {
   pattern: RegExp;
   /** Whether the route needs `Authorization: Bot <token>` (and so counts against the global limit). */
   auth: boolean;
+  /** The per-route limit it counts against, keyed by its `:guild`; none for most routes. */
+  bucket?: RouteBucket | undefined;
   handler(ctx: RouteContext): Reply;
 }
+
+/** Per-route limits the stand-in enforces (`memberRoles`: adding and removing a member's role). */
+export type RouteBucket = 'memberRoles';
 
 export interface RestDeps {
   world: DiscordState;
@@ -51,9 +60,10 @@ export function buildRoutes(deps: RestDeps): Route[] {
     path: string,
     auth: boolean,
     handler: (ctx: RouteContext) => Reply,
+    bucket?: RouteBucket,
   ): void => {
     const source = path.replace(/:(\w+)/g, (_, name: string) => `(?<${name}>[^/]+)`);
-    routes.push({ method, pattern: new RegExp(`^${source}$`), auth, handler });
+    routes.push({ method, pattern: new RegExp(`^${source}$`), auth, bucket, handler });
   };
   const param = (ctx: RouteContext, name: string): string => {
     const value = ctx.params[name];
@@ -327,6 +337,38 @@ export function buildRoutes(deps: RestDeps): Route[] {
     if (!member) throw new RestError(404, 10007);
     return ok(apiMember(world, guild, member));
   });
+  for (const [method, action] of [
+    ['PUT', 'add'],
+    ['DELETE', 'remove'],
+  ] as const) {
+    route(
+      method,
+      '/guilds/:guild/members/:user/roles/:role',
+      true,
+      (ctx) => {
+        const guild = guildOf(ctx);
+        const member = guild.members.get(param(ctx, 'user'));
+        if (!member) throw new RestError(404, 10007);
+        const role = guild.roles.get(param(ctx, 'role'));
+        if (!role) throw new RestError(404, 10011);
+        if (!canManageRole(world, guild, world.identity.botUserId, role)) throw new RestError(403, 50013);
+        // Like Discord, giving a role the member has (or taking one it lacks) succeeds and changes nothing.
+        if (changeMemberRole(member, role.id, action)) {
+          world.roleChanges.push({
+            guildId: guild.id,
+            userId: member.userId,
+            roleId: role.id,
+            action,
+            reason: ctx.reason,
+            at: world.now(),
+          });
+          announceMember(world, gateway, guild, member, 'GUILD_MEMBER_UPDATE');
+        }
+        return noContent;
+      },
+      'memberRoles',
+    );
+  }
   return routes;
 }
 

@@ -1,4 +1,4 @@
-import { apiChannel, apiGuildCreate, apiRole } from './api-shapes.ts';
+import { apiChannel, apiGuildCreate } from './api-shapes.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseBody, readRaw } from './body.ts';
@@ -8,14 +8,24 @@ import { RestError, httpStatusText } from './errors.ts';
 import { Gateway } from './gateway.ts';
 import { InteractionHub } from './interactions/index.ts';
 import { snapshot } from './messages.ts';
-import { GlobalRateLimit } from './rate-limit.ts';
-import { buildRoutes, redactPath, type Reply } from './rest.ts';
+import { announceMember, announceMemberRemove, announceRole, announceRoleDelete } from './members.ts';
+import { GlobalRateLimit, RouteRateLimit, type RouteLimit } from './rate-limit.ts';
+import { buildRoutes, redactPath, type Reply, type RouteBucket } from './rest.ts';
+import { addRole, deleteRole, editRole, publicMember, publicRole } from './roles.ts';
+import { nextSnowflake } from './snowflake.ts';
 import { DiscordState } from './state.ts';
 import type { DiscordStandin, DiscordStandinOptions, RequestMatch, RequestRecord } from './types.ts';
 
 /** The token the stand-in accepts unless told otherwise: fake, and shaped like a real one. */
 export const defaultStandinToken = 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GStand.in-fake-token-not-a-secret';
 export const defaultApplicationId = '1100000000000000001';
+/**
+ * Discord does not publish its per-route limits (clients are to read the headers): a plausible value for
+ * the member role routes, not a measured one.
+ */
+export const defaultMemberRolesRateLimit: RouteLimit = { limit: 10, windowMs: 10_000 };
+/** The `X-RateLimit-Bucket` of the member role routes: opaque, as Discord's bucket hashes are. */
+const memberRolesBucketHash = '5e1c0de7a4b9f2d8c6e3a1b0f9d7c5e2';
 
 interface Fault {
   match: RequestMatch;
@@ -52,6 +62,13 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
   const limiter = options.globalRateLimit
     ? new GlobalRateLimit(options.globalRateLimit.perSecond, () => world.now())
     : null;
+  const routeLimits: Record<RouteBucket, RouteRateLimit> = {
+    memberRoles: new RouteRateLimit(
+      memberRolesBucketHash,
+      options.memberRolesRateLimit ?? defaultMemberRolesRateLimit,
+      options.memberRolesRateLimit?.now ?? (() => world.now()),
+    ),
+  };
   const faults: Fault[] = [];
   const log: RequestRecord[] = [];
   const sleepers = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
@@ -113,8 +130,13 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
     res.end(text);
   };
 
-  const sendError = (res: ServerResponse, record: RequestRecord | null, error: RestError): void =>
-    send(res, record, { status: error.status, body: error.body() }, { ...error.headers });
+  const sendError = (
+    res: ServerResponse,
+    record: RequestRecord | null,
+    error: RestError,
+    headers: Record<string, string> = {},
+  ): void =>
+    send(res, record, { status: error.status, body: error.body() }, { ...headers, ...error.headers });
 
   const serveAttachment = (path: string, res: ServerResponse): void => {
     const [, , , attachmentId] = path.split('/');
@@ -197,18 +219,23 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
       sendError(res, record, error);
       return;
     }
+    // Rate limit headers go on every answer of a limited route, errors included, as Discord's do.
+    let limitHeaders: Record<string, string> = {};
     try {
       if (route.auth) {
         if (req.headers.authorization !== `Bot ${token}`) throw new RestError(401, 0, '401: Unauthorized');
         limiter?.take();
       }
-      const body = parseBody(raw, req.headers['content-type']);
       const groups = route.pattern.exec(path)?.groups ?? {};
       const params = Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, safeDecode(v)]));
-      send(res, record, route.handler({ params, query: url.searchParams, body }));
+      if (route.bucket) limitHeaders = routeLimits[route.bucket].take(params.guild ?? '');
+      const body = parseBody(raw, req.headers['content-type']);
+      const reasonHeader = req.headers['x-audit-log-reason'];
+      const reason = typeof reasonHeader === 'string' ? safeDecode(reasonHeader) : null;
+      send(res, record, route.handler({ params, query: url.searchParams, body, reason }), limitHeaders);
     } catch (error) {
       if (error instanceof RestError) {
-        sendError(res, record, error);
+        sendError(res, record, error, limitHeaders);
         return;
       }
       const detail = error instanceof Error ? error.message : String(error);
@@ -245,6 +272,7 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
         name: guild.name,
         preferredLocale: guild.preferredLocale,
         ownerId: guild.ownerId,
+        botRoleId: guild.botRoleId,
       };
     },
     addChannel(guildId, c = {}) {
@@ -253,15 +281,53 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
       return { id: channel.id, guildId: channel.guildId, name: channel.name, type: channel.type };
     },
     addRole(guildId, r = {}) {
-      const role = world.addRole(guildId, r);
-      gateway.dispatch(
-        guildId,
-        'GUILD_ROLE_CREATE',
-        { guild_id: guildId, role: apiRole(role) },
-        Intent.Guilds,
-      );
-      return { id: role.id, guildId, name: role.name, permissions: role.permissions };
+      const { role, moved } = addRole(world, guildId, r);
+      announceRole(gateway, role, 'GUILD_ROLE_CREATE');
+      for (const other of moved) announceRole(gateway, other, 'GUILD_ROLE_UPDATE');
+      return publicRole(role);
     },
+    editRole(guildId, roleId, changes) {
+      const role = editRole(world, guildId, roleId, changes);
+      announceRole(gateway, role, 'GUILD_ROLE_UPDATE');
+      return publicRole(role);
+    },
+    deleteRole(guildId, roleId) {
+      deleteRole(world, guildId, roleId);
+      announceRoleDelete(gateway, guildId, roleId);
+    },
+    addMember(guildId, m = {}) {
+      const guild = world.guild(guildId);
+      const id = m.id ?? nextSnowflake();
+      if (guild.members.has(id)) throw new Error(`${id} is already a member of guild ${guildId}`);
+      world.ensureUser(m.username === undefined ? { id } : { id, username: m.username });
+      const member = world.ensureMember(guild, id, m.roles ?? []);
+      announceMember(world, gateway, guild, member, 'GUILD_MEMBER_ADD');
+      return publicMember(guild, member);
+    },
+    setMemberRoles(guildId, userId, roleIds) {
+      const guild = world.guild(guildId);
+      if (!guild.members.has(userId)) throw new Error(`${userId} is not a member of guild ${guildId}`);
+      const member = world.ensureMember(guild, userId, roleIds);
+      announceMember(world, gateway, guild, member, 'GUILD_MEMBER_UPDATE');
+      return publicMember(guild, member);
+    },
+    removeMember(guildId, userId) {
+      if (!world.removeMember(guildId, userId)) {
+        throw new Error(`${userId} is not a member of guild ${guildId}`);
+      }
+      announceMemberRemove(world, gateway, guildId, userId);
+    },
+    memberRoles(guildId, userId) {
+      const guild = world.guild(guildId);
+      const member = guild.members.get(userId);
+      return member ? publicMember(guild, member).roles : null;
+    },
+    roleChanges: (guildId) =>
+      world.roleChanges.filter((c) => guildId === undefined || c.guildId === guildId).map((c) => ({ ...c })),
+    rateLimitHits: () => ({
+      global: limiter?.refused ?? 0,
+      memberRoles: routeLimits.memberRoles.refused,
+    }),
     setBotPermissions(guildId, channelId, perms) {
       const channel = world.setBotPermissions(guildId, channelId, perms);
       gateway.dispatch(guildId, 'CHANNEL_UPDATE', apiChannel(world, channel), Intent.Guilds);

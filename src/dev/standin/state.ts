@@ -82,7 +82,22 @@ export interface RoleState {
   name: string;
   permissions: bigint;
   position: number;
+  /** Managed by an integration (a bot's own role, the booster role): nobody may give or take it. */
+  managed: boolean;
+  /** The bot a managed role belongs to; null for other managed roles (shown as the booster role). */
   managedBotId: string | null;
+}
+
+/** A member role added or removed through the REST API, as the audit log would show it. */
+export interface RoleChangeState {
+  guildId: string;
+  userId: string;
+  roleId: string;
+  action: 'add' | 'remove';
+  /** The `X-Audit-Log-Reason` header, URL-decoded; null when the request had none. */
+  reason: string | null;
+  /** ms since the stand-in started. */
+  at: number;
 }
 
 export interface MemberState {
@@ -129,6 +144,7 @@ export class DiscordState {
   readonly messages = new Map<string, MessageRecord>();
   readonly messageInteractions = new Map<string, MessageInteractionMeta>();
   readonly channelFailures = new Map<string, ChannelFailure>();
+  readonly roleChanges: RoleChangeState[] = [];
   readonly #dmChannels = new Map<string, string>();
   readonly identity: DiscordIdentity;
 
@@ -196,6 +212,7 @@ export class DiscordState {
       name: '@everyone',
       permissions: defaultEveryonePermissions,
       position: 0,
+      managed: false,
       managedBotId: null,
     });
     guild.roles.set(botRoleId, {
@@ -204,6 +221,7 @@ export class DiscordState {
       name: this.bot().username,
       permissions: defaultBotRolePermissions,
       position: 1,
+      managed: true,
       managedBotId: this.identity.botUserId,
     });
     const joinedAt = new Date().toISOString();
@@ -242,22 +260,6 @@ export class DiscordState {
     return channel;
   }
 
-  addRole(guildId: string, r: { id?: string; name?: string; permissions?: bigint }): RoleState {
-    const guild = this.guild(guildId);
-    const id = r.id ?? nextSnowflake();
-    if (guild.roles.has(id)) throw new Error(`role ${id} already exists`);
-    const role: RoleState = {
-      id,
-      guildId,
-      name: r.name ?? `role-${guild.roles.size}`,
-      permissions: r.permissions ?? 0n,
-      position: guild.roles.size,
-      managedBotId: null,
-    };
-    guild.roles.set(id, role);
-    return role;
-  }
-
   /** A member overwrite that leaves the bot exactly `perms` in the channel (unless it is an administrator). */
   setBotPermissions(guildId: string, channelId: string, perms: bigint): ChannelState {
     const guild = this.guild(guildId);
@@ -281,6 +283,12 @@ export class DiscordState {
       member.roles = [...roles];
     }
     return member;
+  }
+
+  /** Removes a member (not the bot: that would be leaving the guild); false when it was not a member. */
+  removeMember(guildId: string, userId: string): boolean {
+    if (userId === this.identity.botUserId) throw new Error('the bot cannot be removed from its guild');
+    return this.guild(guildId).members.delete(userId);
   }
 
   dmChannelFor(userId: string): ChannelState {

@@ -22,6 +22,18 @@ export interface DiscordStandinOptions {
   interactionTimeoutMs?: number | undefined;
   /** `session_start_limit.max_concurrency` in `GET /gateway/bot` (sessions that may start together); 1 by default. */
   maxConcurrency?: number | undefined;
+  /**
+   * Discord's per-route limit on adding and removing a member's role: one bucket that PUT and DELETE share,
+   * with a window per guild; 10 requests per 10 s by default. `now` (ms; the real clock by default) lets a
+   * test move the window by hand.
+   */
+  memberRolesRateLimit?: RateLimitOptions | undefined;
+}
+
+export interface RateLimitOptions {
+  limit: number;
+  windowMs: number;
+  now?: (() => number) | undefined;
 }
 
 export interface User {
@@ -37,6 +49,8 @@ export interface Guild {
   name: string;
   preferredLocale: string;
   ownerId: string;
+  /** The bot's own managed role (position 1 when the guild is added), the only role the bot starts with. */
+  botRoleId: string;
 }
 
 export interface Channel {
@@ -52,6 +66,39 @@ export interface Role {
   guildId: string;
   name: string;
   permissions: bigint;
+  /** 0 is @everyone; a higher position is higher in the hierarchy. */
+  position: number;
+  /** Managed by an integration (a bot's role, the booster role): nobody may give or take it. */
+  managed: boolean;
+}
+
+export interface RoleOptions {
+  id?: string;
+  name?: string;
+  permissions?: bigint;
+  /** Default: 1, just above @everyone, every role from 1 up moving one higher, as Discord creates roles. */
+  position?: number;
+  /** A managed role that is not a bot's, as the booster role is. */
+  managed?: boolean;
+}
+
+export interface Member {
+  guildId: string;
+  userId: string;
+  /** Role ids, @everyone not included (as Discord lists them). */
+  roles: string[];
+}
+
+/** A member role added or removed through the REST API. Requests that changed nothing are not here. */
+export interface RoleChange {
+  guildId: string;
+  userId: string;
+  roleId: string;
+  action: 'add' | 'remove';
+  /** The `X-Audit-Log-Reason` header, URL-decoded; null when the request had none. */
+  reason: string | null;
+  /** ms since the stand-in started. */
+  at: number;
 }
 
 export interface AttachmentRecord {
@@ -191,7 +238,28 @@ export interface DiscordStandin {
   botUserId: string;
   addGuild(g?: { id?: string; name?: string; preferredLocale?: string; ownerId?: string }): Guild;
   addChannel(guildId: string, c?: { id?: string; name?: string; type?: number }): Channel;
-  addRole(guildId: string, r?: { id?: string; name?: string; permissions?: bigint }): Role;
+  /** A new role, announced with GUILD_ROLE_CREATE (and GUILD_ROLE_UPDATE for the roles it moved up). */
+  addRole(guildId: string, r?: RoleOptions): Role;
+  /** Renames, re-permissions or moves a role (a position is taken as it is: ties allowed); GUILD_ROLE_UPDATE. */
+  editRole(
+    guildId: string,
+    roleId: string,
+    changes: { name?: string; permissions?: bigint; position?: number },
+  ): Role;
+  /** Deletes a role and takes it from every member: later calls with it answer 10011 Unknown Role. */
+  deleteRole(guildId: string, roleId: string): void;
+  /** A new member (a new user unless `id` names a known one) with these roles. */
+  addMember(guildId: string, m?: { id?: string; username?: string; roles?: string[] }): Member;
+  /** Replaces a member's roles, the bot's included (give the bot a role with Manage Roles, or a higher one). */
+  setMemberRoles(guildId: string, userId: string, roleIds: string[]): Member;
+  /** The member leaves: later calls for it answer 10007 Unknown Member. Not the bot. */
+  removeMember(guildId: string, userId: string): void;
+  /** A member's role ids (without @everyone); null when the user is not a member. */
+  memberRoles(guildId: string, userId: string): string[] | null;
+  /** Member roles added and removed through the API, oldest first, for one guild or all. */
+  roleChanges(guildId?: string): RoleChange[];
+  /** The 429s the stand-in's own limits answered (not those `failNext` injected). */
+  rateLimitHits(): { global: number; memberRoles: number };
   /** Exactly what the bot has in that channel (a member overwrite), seen by discord.js and in app_permissions. */
   setBotPermissions(guildId: string, channelId: string, perms: bigint): void;
   /** Every message POST or PATCH in that channel answers this error; undefined clears it. */

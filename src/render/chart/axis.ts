@@ -116,3 +116,13 @@ export function dayFormatter(locale: string): (utcMs: number) => string {
   });
   return (utcMs) => format.format(new Date(utcMs));
 }
+
+/** Formats a UTC time (milliseconds since the epoch) as hour and minute in `locale` (`6:00 AM`, `6:00`). */
+export function hourFormatter(locale: string): (utcMs: number) => string {
+  const format = new Intl.DateTimeFormat(resolveLocale(locale), {
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'UTC',
+  });
+  return (utcMs) => format.format(new Date(utcMs));
+}

@@ -5,7 +5,7 @@ export const CHART_HEIGHT = 480;
 /**
  * Colours on a solid background close to Discord's dark theme, so a chart reads the same in light and dark
  * clients. Each data colour means one thing across charts: gold is a price, blue a count of sales, green
- * wins, red losses.
+ * wins, red losses, pink the player of a stat history and teal the player compared with them.
  */
 export const Colors = {
   background: '#2b2d31',
@@ -20,6 +20,8 @@ export const Colors = {
   mmr: '#a78bfa',
   wins: '#23a55a',
   losses: '#f23f43',
+  player: '#eb459e',
+  rival: '#2dd4bf',
 } as const;
 
 export const Fonts = {

@@ -2,7 +2,7 @@ import type { SandboxContext } from '../context.ts';
 import { badRequest, intParam, intQuery, notFound, type Route } from '../http.ts';
 import { Rng, hashSeed } from '../prng.ts';
 import { RAID_MAP_IDS, type Player, type PlayerStats, type World } from '../world/types.ts';
-import { round2 } from '../records.ts';
+import { playerLevel, round2 } from '../records.ts';
 import { BOARD_ROWS, ascending, kd, route, sortedRows } from './common.ts';
 
 const PLAYER_BOARDS: Readonly<Record<string, (s: PlayerStats, p: Player) => number>> = {
@@ -12,7 +12,7 @@ const PLAYER_BOARDS: Readonly<Record<string, (s: PlayerStats, p: Player) => numb
   kdr: (s) => kd(s.kills, s.deaths),
   time_played: (s) => s.timePlayed,
   nukes: (s) => s.nukes,
-  level: (s) => Math.max(1, Math.floor(0.03 * Math.sqrt(s.score))),
+  level: (s) => playerLevel(s.score),
   junk: (_s, p) => p.junk,
 };
 

@@ -10,6 +10,9 @@ import {
   type RankedRecord,
 } from './types.ts';
 
+/** Official maps of the ranked rotation. */
+export const RANKED_MAPS: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 16, 17];
+
 /** Ranked matches per season and region, oldest first. */
 export function makeMatches({ rng, daysAgo }: WorldContext, players: readonly Player[]): Match[] {
   const matches: Match[] = [];
@@ -18,7 +21,6 @@ export function makeMatches({ rng, daysAgo }: WorldContext, players: readonly Pl
     [CURRENT_SEASON]: [60, 0],
   };
   const raw: Omit<Match, 'id'>[] = [];
-  const rankedMaps = [0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 16, 17];
   for (const season of [PREVIOUS_SEASON, CURRENT_SEASON]) {
     const [fromDay, toDay] = seasonSpan[season] ?? [0, 0];
     for (const region of RANKED_REGIONS) {
@@ -55,7 +57,7 @@ export function makeMatches({ rng, daysAgo }: WorldContext, players: readonly Pl
           };
         });
         participants.sort((a, b) => a.team - b.team || b.score - a.score);
-        raw.push({ dateMs, map: rng.pick(rankedMaps), mode: 2, duration, season, region, participants });
+        raw.push({ dateMs, map: rng.pick(RANKED_MAPS), mode: 2, duration, season, region, participants });
       }
     }
   }
@@ -66,6 +68,24 @@ export function makeMatches({ rng, daysAgo }: WorldContext, players: readonly Pl
     nextMatchId += BigInt(rng.int(1, 5_000));
   }
   return matches;
+}
+
+/** A ranked record's totals with one more match of the participant counted in. */
+export function withMatch(
+  previous: RankedRecord | undefined,
+  p: Participant,
+): Omit<RankedRecord, 'season' | 'region' | 'playerId' | 'playerName' | 'mmr'> {
+  return {
+    matches: (previous?.matches ?? 0) + 1,
+    wins: (previous?.wins ?? 0) + (p.result === 1 ? 1 : 0),
+    losses: (previous?.losses ?? 0) + (p.result === 0 ? 1 : 0),
+    kills: (previous?.kills ?? 0) + p.kills,
+    deaths: (previous?.deaths ?? 0) + p.deaths,
+    assists: (previous?.assists ?? 0) + p.assists,
+    score: (previous?.score ?? 0) + p.score,
+    damageDone: (previous?.damageDone ?? 0) + p.damageDone,
+    timePlayed: (previous?.timePlayed ?? 0) + p.playTime,
+  };
 }
 
 /** The ranked records, derived from the matches. */
@@ -81,15 +101,7 @@ export function makeRanked({ rng }: WorldContext, matches: readonly Match[]): Ra
         playerId: p.playerId,
         playerName: p.playerName,
         mmr: 0,
-        matches: (previous?.matches ?? 0) + 1,
-        wins: (previous?.wins ?? 0) + (p.result === 1 ? 1 : 0),
-        losses: (previous?.losses ?? 0) + (p.result === 0 ? 1 : 0),
-        kills: (previous?.kills ?? 0) + p.kills,
-        deaths: (previous?.deaths ?? 0) + p.deaths,
-        assists: (previous?.assists ?? 0) + p.assists,
-        score: (previous?.score ?? 0) + p.score,
-        damageDone: (previous?.damageDone ?? 0) + p.damageDone,
-        timePlayed: (previous?.timePlayed ?? 0) + p.playTime,
+        ...withMatch(previous, p),
       });
     }
   }

@@ -1,0 +1,202 @@
+import {
+  ApplicationCommandOptionType,
+  ApplicationIntegrationType,
+  InteractionContextType,
+  PermissionFlagsBits,
+  type ChatInputCommandInteraction,
+  type Guild,
+  type Role,
+} from 'discord.js';
+import type { AutocompleteChoice, Command, CommandContext, CommandSpec } from '../src/discord/command.ts';
+import { UserError } from '../src/core/user-error.ts';
+import { RANKED_REGIONS } from '../src/history/stats.ts';
+import { text } from '../src/render/common.ts';
+import { renderRoleRules, renderRuleAdded, renderRuleRemoved, renderSync } from '../src/render/roles.ts';
+import {
+  MAX_RULES_PER_GUILD,
+  RoleRules,
+  RULE_KINDS,
+  type RuleKind,
+  type RuleParams,
+} from '../src/roles/rules.ts';
+import { RoleSyncer } from '../src/roles/sync.ts';
+import { idOption } from '../src/discord/options.ts';
+
+const role = (name: string, required: boolean) =>
+  ({ type: ApplicationCommandOptionType.Role, name, required }) as const;
+
+const data = {
+  name: 'roles',
+  contexts: [InteractionContextType.Guild],
+  integration_types: [ApplicationIntegrationType.GuildInstall],
+  default_member_permissions: (PermissionFlagsBits.ManageRoles | PermissionFlagsBits.ManageGuild).toString(),
+  options: [
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'add',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'kind',
+          required: true,
+          choices: RULE_KINDS.map((value) => ({ value })),
+        },
+        role('role', true),
+        role('role2', false),
+        role('role3', false),
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'clan',
+          min_length: 1,
+          max_length: 100,
+          autocomplete: true,
+        },
+        { type: ApplicationCommandOptionType.Integer, name: 'threshold', min_value: 0, max_value: 100_000 },
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'region',
+          choices: RANKED_REGIONS.map((value) => ({ value })),
+        },
+      ],
+    },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'list' },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'remove',
+      options: [idOption],
+    },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'preview' },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'sync' },
+  ],
+} as const satisfies CommandSpec;
+
+/** The server, once the member is known to hold Manage Roles and Manage Server there. */
+function requireRoleManager(interaction: ChatInputCommandInteraction): Guild {
+  if (!interaction.inCachedGuild()) throw new UserError('roles:errors.guildOnly');
+  const needed = PermissionFlagsBits.ManageRoles | PermissionFlagsBits.ManageGuild;
+  if (!interaction.memberPermissions.has(needed)) throw new UserError('roles:errors.permissions');
+  return interaction.guild;
+}
+
+/**
+ * The refusals, before anything changes: the bot must hold Manage Roles, and each role must be one it can
+ * give (below its highest role, neither managed nor @everyone) and one the caller could give by hand
+ * (below the caller's highest role, unless the caller owns the server).
+ */
+async function checkRoles(interaction: ChatInputCommandInteraction<'cached'>, roles: readonly Role[]) {
+  const guild = interaction.guild;
+  const me = await guild.members.fetchMe();
+  if (!me.permissions.has(PermissionFlagsBits.ManageRoles)) throw new UserError('roles:errors.botPermission');
+  const isOwner = guild.ownerId === interaction.user.id;
+  const callerTop = interaction.member.roles.highest.position;
+  for (const target of roles) {
+    const mention = `<@&${target.id}>`;
+    if (target.id === guild.id) throw new UserError('roles:errors.everyone');
+    if (target.managed) throw new UserError('roles:errors.managed', { role: mention });
+    if (target.position >= me.roles.highest.position)
+      throw new UserError('roles:errors.aboveBot', { role: mention });
+    if (!isOwner && target.position >= callerTop)
+      throw new UserError('roles:errors.aboveCaller', { role: mention });
+  }
+}
+
+/** What the rule checks: its clan (as the game spells it), its threshold and region. */
+async function paramsOf(
+  ctx: CommandContext,
+  kind: RuleKind,
+  args: { clan?: string | undefined; threshold?: number | undefined; region?: number | undefined },
+): Promise<RuleParams> {
+  switch (kind) {
+    case 'verified':
+      return {};
+    case 'clan': {
+      const name = args.clan?.trim();
+      if (!name) throw new UserError('roles:errors.clanNeeded');
+      const clan = await ctx.load('clan', { clanName: name });
+      ctx.services.names.remember('clan', clan.name);
+      return { clan: clan.name };
+    }
+    case 'ranked':
+    case 'level':
+      if (args.threshold === undefined) throw new UserError('roles:errors.thresholdNeeded');
+      return {
+        threshold: args.threshold,
+        ...(kind === 'ranked' && args.region !== undefined ? { region: args.region } : {}),
+      };
+  }
+}
+
+function syncer(ctx: CommandContext): RoleSyncer {
+  const { db, clock, log } = ctx.services;
+  return new RoleSyncer({ db, rest: ctx.interaction.client.rest, clock, log });
+}
+
+/**
+ * `/roles add|list|remove|preview|sync`: a server's roles follow its members' verified game accounts
+ * (`src/roles`). Members with Manage Roles and Manage Server set the rules.
+ */
+export const command: Command<typeof data> = {
+  data,
+
+  async execute(ctx) {
+    const { interaction, services, args } = ctx;
+    const guild = requireRoleManager(interaction);
+    const rules = new RoleRules(services.db);
+    switch (args.subcommand) {
+      case 'add': {
+        if (!interaction.inCachedGuild()) throw new UserError('roles:errors.guildOnly');
+        const kind = RULE_KINDS.find((k) => k === args.kind);
+        if (!kind) throw new UserError('common:errors.unknownCommand');
+        const roles = [args.role, args.role2, args.role3].flatMap((r) => (r ? [r as Role] : []));
+        const unique = [...new Map(roles.map((r) => [r.id, r])).values()];
+        await ctx.defer({ ephemeral: true });
+        await checkRoles(interaction, unique);
+        const params = await paramsOf(ctx, kind, args);
+        const rule = await rules.add({
+          guildId: guild.id,
+          kind,
+          params,
+          roleIds: unique.map((r) => r.id),
+          createdBy: interaction.user.id,
+          createdAt: ctx.now,
+        });
+        if (!rule) throw new UserError('roles:errors.limit', { max: MAX_RULES_PER_GUILD });
+        services.log.info({ guild: guild.id, rule: rule.id, kind }, 'role rule added');
+        return ctx.send(renderRuleAdded(ctx.t, rule));
+      }
+      case 'list':
+        return ctx.send(renderRoleRules(ctx.t, await rules.forGuild(guild.id)));
+      case 'remove': {
+        const id = args.id.trim().toLowerCase();
+        const rule = await rules.get(id);
+        if (rule?.guildId !== guild.id) throw new UserError('roles:errors.notFound', { id: text(id, 32) });
+        await ctx.defer({ ephemeral: true });
+        await rules.delete(rule.id);
+        const removed = await syncer(ctx).revokeRule(rule);
+        services.log.info({ guild: guild.id, rule: rule.id, removed }, 'role rule removed');
+        return ctx.send(renderRuleRemoved(ctx.t, rule, removed));
+      }
+      case 'preview':
+      case 'sync': {
+        await ctx.defer({ ephemeral: true });
+        const dryRun = args.subcommand === 'preview';
+        const summary = await syncer(ctx).sync(guild.id, { dryRun });
+        return ctx.send(renderSync(ctx.t, summary, dryRun));
+      }
+      default:
+        throw new UserError('common:errors.unknownCommand');
+    }
+  },
+
+  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
+    const focused = ctx.interaction.options.getFocused(true);
+    if (focused.name === 'clan') return ctx.services.names.suggest('clan', focused.value);
+    const guildId = ctx.interaction.guildId;
+    if (focused.name !== 'id' || guildId === null) return [];
+    const query = focused.value.trim().toLowerCase();
+    return (await new RoleRules(ctx.services.db).forGuild(guildId))
+      .map((rule) => ({ name: `${rule.id} · ${rule.kind}`, value: rule.id }))
+      .filter((choice) => query === '' || choice.name.includes(query))
+      .slice(0, 25);
+  },
+};

@@ -1,0 +1,199 @@
+import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
+import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
+import { UserError } from '../src/core/user-error.ts';
+import { subscriptionIdentity } from '../src/announcements/kinds/kind.ts';
+import { trackKind } from '../src/announcements/kinds/track.ts';
+import { RefRepository, SubscriptionRepository } from '../src/announcements/repositories.ts';
+import type { Subscription } from '../src/announcements/model.ts';
+import { FollowedPlayers } from '../src/history/followed.ts';
+import { followCapacity } from '../src/follow/capacity.ts';
+import { planFollowIntervals, trackedPlayers } from '../src/follow/feed.ts';
+import { idOption, playerOption } from '../src/discord/options.ts';
+import { renderTrackList, renderTracked, renderUntracked } from '../src/render/follow.ts';
+import { text } from '../src/render/common.ts';
+import {
+  ANNOUNCEMENT_CHANNEL_TYPES,
+  MANAGE_COMMAND_SCOPE,
+  announcementChannel,
+  checkBotPermissions,
+  requireManager,
+} from './subscribe/manage.ts';
+
+/**
+ * Tracked subscriptions take places of their own, after the 25 of `/subscribe`: a server's tracked players
+ * never crowd out its other announcements.
+ */
+export const TRACK_FIRST_SLOT = 1_000;
+
+const data = {
+  name: 'track',
+  ...MANAGE_COMMAND_SCOPE,
+  options: [
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'add',
+      options: [
+        playerOption,
+        {
+          type: ApplicationCommandOptionType.Channel,
+          name: 'channel',
+          required: true,
+          channel_types: [...ANNOUNCEMENT_CHANNEL_TYPES],
+        },
+        { type: ApplicationCommandOptionType.Role, name: 'role' },
+      ],
+    },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'list' },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'remove',
+      options: [idOption],
+    },
+  ],
+} as const satisfies CommandSpec;
+
+function tracked(subscriptions: readonly Subscription[]): Subscription[] {
+  return subscriptions.filter((subscription) => subscription.kind === trackKind.name);
+}
+
+function playerNameOf(subscription: Subscription): string {
+  const name = subscription.options.playerName;
+  return typeof name === 'string' ? name : '?';
+}
+
+/**
+ * `/track add player channel [role]`, `/track list`, `/track remove id`: players followed into a channel
+ * (their ranked matches, level ups and clan changes; `src/follow/feed.ts` finds them). Manage Server, as
+ * every announcement. A server tracks at most `TRACK_LIMIT` players (50 by default).
+ */
+export const command: Command<typeof data> = {
+  data,
+
+  async execute(ctx) {
+    const { interaction, services, args } = ctx;
+    const guild = requireManager(interaction);
+    const repository = new SubscriptionRepository(services.db);
+    const limit = services.config.follow.trackLimit;
+    switch (args.subcommand) {
+      case 'add': {
+        if (services.config.game.apiKey === undefined) throw new UserError('common:errors.noApiKey');
+        await ctx.defer({ ephemeral: true });
+        const target = await announcementChannel(args.channel.id, guild);
+        const permissions = await checkBotPermissions(ctx.t, guild, target);
+        const role = args.role;
+        if (role?.id === guild.id) throw new UserError('subscribe:errors.everyoneRole');
+        // The player must exist: its id is what events are matched by (names can be changed).
+        const profile = await ctx.load('player', { playerName: args.player.trim() });
+        services.names.remember('player', profile.player_name);
+        const options = {
+          playerId: profile.player_id,
+          playerName: profile.player_name,
+          ...(role ? { roleId: role.id } : {}),
+        };
+        const identity = subscriptionIdentity(target.id, trackKind, options);
+        const now = services.clock.now();
+        const added = await repository.add(
+          {
+            guildId: guild.id,
+            channelId: target.id,
+            kind: trackKind.name,
+            options,
+            locale: guild.preferredLocale,
+            createdBy: interaction.user.id,
+            createdAt: now,
+            since: now,
+            state: { status: 'active' },
+          },
+          identity,
+          limit,
+          TRACK_FIRST_SLOT,
+        );
+        if (added.status === 'limit') throw new UserError('track:errors.limit', { max: limit });
+        if (added.status === 'exists')
+          throw new UserError('track:errors.exists', {
+            name: text(profile.player_name, 100),
+            channel: `<#${target.id}>`,
+          });
+        await new FollowedPlayers(services.db).follow([profile.player_name]);
+        services.log.info(
+          { guild: guild.id, channel: target.id, subscription: added.subscription.id },
+          'player tracked',
+        );
+        const notes =
+          role && !role.mentionable && !permissions.has(PermissionFlagsBits.MentionEveryone)
+            ? [ctx.t.t('subscribe:notes.roleNotMentionable', { role: `<@&${role.id}>` })]
+            : [];
+        return ctx.send(renderTracked(ctx.t, profile.player_name, target.id, added.subscription.id, notes));
+      }
+      case 'list': {
+        const mine = tracked(await repository.forGuild(guild.id));
+        const followed = new FollowedPlayers(services.db);
+        const rows = new Map(
+          (await followed.many(mine.map((s) => playerNameOf(s).toLowerCase()))).map((row) => [row.key, row]),
+        );
+        const everyone = trackedPlayers(await repository.active(trackKind.name));
+        const { trackedMs } = planFollowIntervals(
+          services.config.follow,
+          followCapacity(services.config),
+          everyone.size,
+          await followed.count(),
+        );
+        const entries = mine.map((subscription) => {
+          const roleId = subscription.options.roleId;
+          return {
+            id: subscription.id,
+            playerName: playerNameOf(subscription),
+            channelId: subscription.channelId,
+            roleId: typeof roleId === 'string' ? roleId : undefined,
+            disabledReason: subscription.state.status === 'disabled' ? subscription.state.reason : undefined,
+            refreshedAt: rows.get(playerNameOf(subscription).toLowerCase())?.refreshedAt,
+          };
+        });
+        // The interval really kept, when the players were looked at more than once already.
+        const gaps = [...rows.values()].flatMap((row) => (row.gapMs === undefined ? [] : [row.gapMs]));
+        const kept = gaps.length === 0 ? trackedMs : Math.max(trackedMs, median(gaps));
+        return ctx.send(
+          renderTrackList(ctx.t, {
+            entries,
+            limit,
+            intervalMs: kept,
+            targetMs: services.config.follow.trackMinutes * 60_000,
+          }),
+        );
+      }
+      case 'remove': {
+        const id = args.id.trim().toLowerCase();
+        const subscription = await repository.get(id);
+        if (subscription?.guildId !== guild.id || subscription.kind !== trackKind.name)
+          throw new UserError('track:errors.notFound', { id: text(id, 32) });
+        await repository.delete(subscription.id);
+        await new RefRepository(services.db).deleteAll(subscription.id);
+        services.log.info({ guild: guild.id, subscription: subscription.id }, 'player no longer tracked');
+        return ctx.send(renderUntracked(ctx.t, playerNameOf(subscription), subscription.id));
+      }
+      default:
+        throw new UserError('common:errors.unknownCommand');
+    }
+  },
+
+  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
+    const focused = ctx.interaction.options.getFocused(true);
+    if (focused.name === 'player') return ctx.services.names.suggest('player', focused.value);
+    const guildId = ctx.interaction.guildId;
+    if (focused.name !== 'id' || guildId === null) return [];
+    const query = focused.value.trim().toLowerCase();
+    const mine = tracked(await new SubscriptionRepository(ctx.services.db).forGuild(guildId));
+    return mine
+      .map((subscription) => ({
+        name: `${subscription.id} · ${playerNameOf(subscription)}`.slice(0, 100),
+        value: subscription.id,
+      }))
+      .filter((choice) => query === '' || choice.name.toLowerCase().includes(query))
+      .slice(0, 25);
+  },
+};
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}

@@ -1,0 +1,74 @@
+import type { Logger } from 'pino';
+import { TierClient } from './api/client.ts';
+import type { Clock } from './core/clock.ts';
+import type { Config } from './config/index.ts';
+import type { Database } from './db/index.ts';
+import { captureSnapshots } from './history/capture.ts';
+import { Translations } from './i18n/index.ts';
+import { createSharedLimits, type SharedLimits } from './limits/index.ts';
+import type { Metrics } from './metrics/index.ts';
+import { NameIndex } from './names/index.ts';
+import type { Services } from './services.ts';
+import type { Store } from './store/index.ts';
+
+export interface ServiceParts {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly metrics: Metrics;
+  readonly store: Store;
+  readonly db: Database;
+  /** Limits shared with another role of this process; built here (and closed by `close`) otherwise. */
+  readonly limits?: SharedLimits | undefined;
+}
+
+export interface ComposedServices {
+  readonly services: Services;
+  /** Closes the tier client, and the limits when they were built here. The storage stays open. */
+  close(): Promise<void>;
+}
+
+/**
+ * The services every role of the bot is made of (a shard and the worker alike): the game API's limits
+ * (shared with the other processes through Redis when REDIS_URL is set), the tier client on them, and
+ * the snapshot of every player profile it reads.
+ */
+export async function composeServices(parts: ServiceParts): Promise<ComposedServices> {
+  const { config, clock, log, metrics, store, db } = parts;
+  const limits =
+    parts.limits ??
+    (await createSharedLimits({
+      redisUrl: config.redis.url,
+      clock,
+      log: log.child({ subsystem: 'limits' }),
+    }));
+  const api = new TierClient({
+    urls: { base: config.game.baseUrl, legacy: config.game.legacyUrl, matchmaker: config.game.matchmakerUrl },
+    apiKey: config.game.apiKey,
+    apiKeyHeader: config.game.apiKeyHeader,
+    cache: store.namespace('cache'),
+    clock,
+    logger: log.child({ subsystem: 'api' }),
+    metrics,
+    sharedLimits: limits,
+  });
+  const services: Services = {
+    api,
+    store,
+    db,
+    translations: new Translations(),
+    names: new NameIndex(store.namespace<string>('names')),
+    config,
+    clock,
+    log,
+  };
+  const stopCapture = captureSnapshots(services);
+  return {
+    services,
+    async close() {
+      stopCapture();
+      await api.close();
+      if (!parts.limits) await limits.close();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import type { APIEmbed } from 'discord.js';
+import type { Translator } from '../i18n/index.ts';
+import type { RoleRule } from '../roles/rules.ts';
+import type { SyncSummary } from '../roles/sync.ts';
+import { num, regionLabel, text, timestamp, fit } from './common.ts';
+import { Colors, type ReplyPayload } from './payload.ts';
+
+/** `/roles`: the rules, what adding or removing one did, and what a sync did or would do. */
+const MAX_LINES = 20;
+
+function roles(rule: RoleRule): string {
+  return rule.roleIds.map((id) => `<@&${id}>`).join(' ');
+}
+
+/** What a rule checks, in the reader's language. */
+export function describeRule(t: Translator, rule: RoleRule): string {
+  switch (rule.kind) {
+    case 'verified':
+      return t.t('roles:kinds.verified');
+    case 'clan':
+      return t.t('roles:kinds.clan', { clan: text(rule.params.clan ?? '', 100) });
+    case 'ranked':
+      return rule.params.region === undefined
+        ? t.t('roles:kinds.rankedAny', { mmr: num(t, rule.params.threshold) })
+        : t.t('roles:kinds.ranked', {
+            mmr: num(t, rule.params.threshold),
+            region: regionLabel(t, rule.params.region),
+          });
+    case 'level':
+      return t.t('roles:kinds.level', { level: num(t, rule.params.threshold) });
+  }
+}
+
+function ruleLine(t: Translator, rule: RoleRule): string {
+  const line = `\`${rule.id}\` ${describeRule(t, rule)} → ${roles(rule)}`;
+  return rule.state.status === 'active'
+    ? line
+    : `${line} · ⚠️ ${t.t('roles:list.deletedRole', { when: timestamp(rule.state.at, 'R') })}`;
+}
+
+export function renderRoleRules(t: Translator, rules: readonly RoleRule[]): ReplyPayload {
+  const embed: APIEmbed = {
+    color: Colors.info,
+    title: t.t('roles:list.title', { count: rules.length }),
+    description:
+      rules.length === 0
+        ? t.t('roles:list.none')
+        : rules
+            .slice(0, 50)
+            .map((rule) => ruleLine(t, rule))
+            .join('\n'),
+  };
+  return { embeds: [fit(embed)], ephemeral: true };
+}
+
+export function renderRuleAdded(t: Translator, rule: RoleRule): ReplyPayload {
+  return {
+    embeds: [fit({ color: Colors.success, description: t.t('roles:added', { rule: ruleLine(t, rule) }) })],
+    ephemeral: true,
+  };
+}
+
+export function renderRuleRemoved(t: Translator, rule: RoleRule, removed: number): ReplyPayload {
+  return {
+    embeds: [
+      fit({
+        color: Colors.neutral,
+        description: t.t('roles:removed', { rule: ruleLine(t, rule), count: num(t, removed) }),
+      }),
+    ],
+    ephemeral: true,
+  };
+}
+
+/** A sync's outcome, or a preview's plan (`dryRun`): counts, then the first changes. */
+export function renderSync(t: Translator, summary: SyncSummary, dryRun: boolean): ReplyPayload {
+  const added = summary.changes.filter((change) => change.action === 'add').length;
+  const removed = summary.changes.length - added;
+  const lines = summary.changes.slice(0, MAX_LINES).map((change) =>
+    t.t(change.action === 'add' ? 'roles:sync.addLine' : 'roles:sync.removeLine', {
+      role: `<@&${change.roleId}>`,
+      user: `<@${change.userId}>`,
+      rule: change.rule.id,
+    }),
+  );
+  if (summary.changes.length > MAX_LINES)
+    lines.push(t.t('roles:sync.more', { count: num(t, summary.changes.length - MAX_LINES) }));
+  const notes = [
+    ...(summary.withoutNumbers > 0
+      ? [t.t('roles:sync.withoutNumbers', { count: num(t, summary.withoutNumbers) })]
+      : []),
+    ...(summary.left > 0 ? [t.t('roles:sync.left', { count: num(t, summary.left) })] : []),
+    ...(summary.disabledRules.length > 0
+      ? [t.t('roles:sync.disabled', { rules: summary.disabledRules.map((id) => `\`${id}\``).join(', ') })]
+      : []),
+    ...(summary.refused ? [t.t('roles:sync.refused')] : []),
+  ];
+  const embed: APIEmbed = {
+    color: summary.refused ? Colors.warning : dryRun ? Colors.info : Colors.success,
+    title: t.t(dryRun ? 'roles:sync.previewTitle' : 'roles:sync.title'),
+    description: [
+      t.t(dryRun ? 'roles:sync.wouldChange' : 'roles:sync.changed', {
+        members: num(t, summary.members),
+        added: num(t, added),
+        removed: num(t, removed),
+      }),
+      ...lines,
+      ...notes,
+    ].join('\n'),
+  };
+  return { embeds: [fit(embed)], ephemeral: true };
+}
