@@ -129,7 +129,8 @@ export class InteractionRouter {
     const watchdog = new AbortController();
     void this.#sleep(this.#deferAfterMs, watchdog.signal).then(
       () => {
-        if (responder.answered || responder.deferred || responder.showingModal) return;
+        if (responder.answered || responder.deferred || responder.responding || responder.showingModal)
+          return;
         log.debug('deferring a slow handler');
         responder.defer().catch((error: unknown) => log.warn({ err: error }, 'could not defer'));
       },

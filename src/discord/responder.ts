@@ -28,6 +28,12 @@ export class Responder {
   /** The deferred reply only the user sees (an ephemeral defer). */
   #private = false;
   #modal = false;
+  /**
+   * The first response (a reply or an update) is on its way. A defer now would race it, and whichever
+   * reached Discord second would fail as "already acknowledged": a slow upload must not be undone by the
+   * router's watchdog.
+   */
+  #responding = false;
 
   constructor(interaction: AnswerableInteraction) {
     this.#interaction = interaction;
@@ -47,8 +53,13 @@ export class Responder {
     return this.#modal;
   }
 
+  /** The first response is being sent: deferring now is neither needed nor allowed. */
+  get responding(): boolean {
+    return this.#responding;
+  }
+
   defer(options: { ephemeral?: boolean } = {}): Promise<void> {
-    if (this.#state !== 'fresh') return Promise.resolve();
+    if (this.#state !== 'fresh' || this.#responding) return Promise.resolve();
     this.#deferring ??= (async () => {
       const interaction = this.#interaction;
       if (this.#updates && interaction.isMessageComponent()) await interaction.deferUpdate();
@@ -74,11 +85,11 @@ export class Responder {
     await this.#deferring;
     const interaction = this.#interaction;
     if (this.#state === 'fresh') {
-      if (this.#updates && interaction.isMessageComponent() && !payload.ephemeral) {
-        await interaction.update(toEdit(payload));
-      } else {
-        await interaction.reply(toReply(payload));
-      }
+      await this.#firstResponse(() =>
+        this.#updates && interaction.isMessageComponent() && !payload.ephemeral
+          ? interaction.update(toEdit(payload))
+          : interaction.reply(toReply(payload)),
+      );
     } else if (this.#state === 'deferred' && payload.ephemeral && !this.#private && !this.#updates) {
       // A private answer after a public defer is never shown to everyone: the placeholder goes.
       await interaction.deleteReply().catch(() => undefined);
@@ -97,7 +108,7 @@ export class Responder {
     const interaction = this.#interaction;
     const ephemeral = { ...payload, ephemeral: true };
     if (this.#state === 'fresh') {
-      await interaction.reply(toReply(ephemeral));
+      await this.#firstResponse(() => interaction.reply(toReply(ephemeral)));
     } else if (this.#state === 'deferred' && !this.#updates && (this.#private || interaction.ephemeral)) {
       await interaction.editReply(toEdit(payload));
     } else if (this.#state === 'deferred' && !this.#updates) {
@@ -108,6 +119,16 @@ export class Responder {
       await interaction.followUp(toReply(ephemeral));
     }
     this.#state = 'answered';
+  }
+
+  /** Sends the first response, with {@link responding} set while it is on its way. */
+  async #firstResponse(respond: () => Promise<unknown>): Promise<void> {
+    this.#responding = true;
+    try {
+      await respond();
+    } finally {
+      this.#responding = false;
+    }
   }
 }
 

@@ -123,6 +123,37 @@ describe('Responder', () => {
     expect(interaction.reply).not.toHaveBeenCalled();
   });
 
+  it('does not defer while its reply is on the way (a slow upload is not undone by the watchdog)', async () => {
+    const interaction = fakeInteraction();
+    let delivered: (value: undefined) => void = () => undefined;
+    interaction.reply.mockImplementationOnce(() => new Promise((resolve) => (delivered = resolve)));
+    const responder = new Responder(interaction as unknown as AnswerableInteraction);
+    const sent = responder.send({ content: 'a chart' });
+    await Promise.resolve();
+    expect(responder.responding).toBe(true);
+    await responder.defer();
+    expect(interaction.deferReply).not.toHaveBeenCalled();
+    delivered(undefined);
+    await sent;
+    expect(responder.responding).toBe(false);
+    expect(responder.answered).toBe(true);
+    expect(interaction.reply).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not defer while its error reply is on the way either', async () => {
+    const interaction = fakeInteraction();
+    let delivered: (value: undefined) => void = () => undefined;
+    interaction.reply.mockImplementationOnce(() => new Promise((resolve) => (delivered = resolve)));
+    const responder = new Responder(interaction as unknown as AnswerableInteraction);
+    const failed = responder.fail({ content: 'nope' });
+    await Promise.resolve();
+    await responder.defer();
+    expect(interaction.deferReply).not.toHaveBeenCalled();
+    delivered(undefined);
+    await failed;
+    expect(responder.answered).toBe(true);
+  });
+
   it('turns an error after a public defer into a private follow-up', async () => {
     const interaction = fakeInteraction();
     const responder = new Responder(interaction as unknown as AnswerableInteraction);
