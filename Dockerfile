@@ -33,7 +33,8 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node package.json ./
 COPY --chown=node:node locales ./locales
-# The chart font: text in PNG charts renders only with a font file passed explicitly.
+# The chart fonts (DejaVu Sans and the CJK and emoji fallbacks): text in PNG charts and the profile card
+# renders only with font files passed explicitly.
 COPY --chown=node:node assets ./assets
 # Created before VOLUME so that a new named volume starts out owned by the non-root user.
 RUN mkdir -p /app/data && chown node:node /app/data

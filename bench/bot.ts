@@ -63,11 +63,29 @@ export function benchCharts(): Promise<Figures> {
       title: 'Ranked standing',
       regions: [
         { label: 'Asia', mmr: 1200, wins: 10, losses: 4 },
-        { label: 'Europe', mmr: 2100, wins: 30, losses: 12 },
+        {
+          label: 'Europe',
+          mmr: 2100,
+          wins: 30,
+          losses: 12,
+          history: Array.from({ length: 30 }, (_, i) => ({
+            at: Date.UTC(2026, 6, 1) + i * 86_400_000,
+            mmr: 1900 + i * 7,
+          })),
+        },
         { label: 'North America', mmr: 900, wins: 3, losses: 9 },
       ],
       locale: 'en-US',
-      labels: { mmr: 'MMR', wins: 'Wins', losses: 'Losses', none: 'None' },
+      now: Date.UTC(2026, 6, 31),
+      labels: {
+        mmr: 'MMR',
+        wins: 'Wins',
+        losses: 'Losses',
+        none: 'None',
+        best: 'best',
+        history: 'MMR over time',
+        noHistory: 'No history yet',
+      },
     });
   const compare = () =>
     renderHistoryChart({

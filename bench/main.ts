@@ -1,5 +1,7 @@
 import { benchCharts, benchInteractionLatency } from './bot.ts';
+import { benchCard } from './card.ts';
 import { benchCachedOverhead, benchSingleFlight, benchZipf, type Figures } from './client.ts';
+import { benchAutocomplete } from './autocomplete.ts';
 import { benchFanout } from './fanout.ts';
 import { benchFollow } from './follow.ts';
 import { benchSharedLimits } from './limits.ts';
@@ -20,6 +22,8 @@ const sections: Array<[string, () => Promise<Figures>]> = [
   ['shared limits: cost of a take, and two processes under 60 a minute', benchSharedLimits],
   ['bot: interaction to reply', benchInteractionLatency],
   ['bot: charts', benchCharts],
+  ['bot: autocomplete with the search endpoints slow (4 s)', benchAutocomplete],
+  ['bot: profile card', benchCard],
   ['announcements: one event fanned out to 1,000 channels at 50 requests a second', benchFanout],
   ['data layer: subscriptions at 1k, 10k and 100k on SQLite and PostgreSQL', benchStore],
   ['worker: every source on schedule with 10k subscriptions, 500 KPD servers and a 10k fan-out', benchCycle],

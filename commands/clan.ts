@@ -10,14 +10,21 @@ import type {
 } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { text } from '../src/render/common.ts';
+import { NameNotFoundError } from '../src/render/suggest.ts';
+import { nameSearchOf } from '../src/search/index.ts';
 import { renderClanMembers, renderClanProfile } from '../src/render/clan.ts';
 
 const name = nameOption(true);
 const page = pageOption;
 
 /** The ids of this command's buttons; exported for the renderer tests. */
-export const ids = defineComponents('clan', { members: ['name', 'page'] });
+export const ids = defineComponents('clan', {
+  members: ['name', 'page'],
+  /** A "did you mean" button: runs `sub` (profile or members) for the clan `name`. */
+  find: ['sub', 'name'],
+});
+
+type Sub = 'profile' | 'members';
 
 export const clanIds = {
   /** The profile's button to the first page of members. */
@@ -25,6 +32,8 @@ export const clanIds = {
     ids.encode.members({ name: clanName, page: 1 }, now + COMPONENT_LIFETIME_MS),
   membersPager: (clanName: string, now: number) =>
     ids.pager(now, (p, at) => ids.encode.members({ name: clanName, page: p }, at)),
+  find: (sub: Sub, clanName: string, now: number) =>
+    ids.encode.find({ sub, name: clanName }, now + COMPONENT_LIFETIME_MS),
 };
 
 type Context = CommandContext | ComponentContext;
@@ -36,18 +45,20 @@ export function clanNameOf(value: string | null | undefined): string {
   return trimmed;
 }
 
-async function loadClan(ctx: Context, clanName: string) {
+/** The clan; when there is none of that name, the error names it and offers up to three close names. */
+async function loadClan(ctx: Context, clanName: string, sub: Sub) {
   try {
     return await ctx.load('clan', { clanName });
   } catch (error) {
-    if (error instanceof NotFoundError)
-      throw new UserError('clan:errors.notFound', { name: text(clanName, 100) });
-    throw error;
+    if (!(error instanceof NotFoundError)) throw error;
+    const close = await nameSearchOf(ctx.services).didYouMean('clan', clanName);
+    const choices = close.map((name) => ({ name, customId: clanIds.find(sub, name, ctx.now) }));
+    throw new NameNotFoundError('common:notFound.clan', clanName, choices);
   }
 }
 
 async function showProfile(ctx: Context, clanName: string): Promise<void> {
-  const clan = await loadClan(ctx, clanName);
+  const clan = await loadClan(ctx, clanName, 'profile');
   ctx.services.names.remember('clan', clan.name);
   ctx.services.names.remember('player', clan.owner_name);
   await ctx.send(renderClanProfile(ctx.t, clan, clanIds.members(clan.name, ctx.now)));
@@ -55,7 +66,7 @@ async function showProfile(ctx: Context, clanName: string): Promise<void> {
 
 async function showMembers(ctx: Context, clanName: string, pageNo: number): Promise<void> {
   // The profile gives the clan's own spelling and its member count (so the pager knows the last page).
-  const clan = await loadClan(ctx, clanName);
+  const clan = await loadClan(ctx, clanName, 'members');
   const data = await ctx.load('clanMembers', { clanName: clan.name, page: pageNo });
   ctx.services.names.remember('clan', clan.name);
   ctx.services.names.remember('player', ...data.members.map((member) => member.player_name));
@@ -96,11 +107,16 @@ export const command: Command<typeof data> = {
 
   async component(ctx) {
     const id = ids.decode(ctx.id);
-    if (id?.action !== 'members') throw new UserError('common:errors.unknownComponent');
-    return showMembers(ctx, clanNameOf(id.args.name), parsePage(id.args.page) ?? 1);
+    if (id?.action === 'members')
+      return showMembers(ctx, clanNameOf(id.args.name), parsePage(id.args.page) ?? 1);
+    if (id?.action === 'find' && id.args.sub === 'profile') return showProfile(ctx, clanNameOf(id.args.name));
+    if (id?.action === 'find' && id.args.sub === 'members')
+      return showMembers(ctx, clanNameOf(id.args.name), 1);
+    throw new UserError('common:errors.unknownComponent');
   },
 
   autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    return Promise.resolve(ctx.services.names.suggest('clan', ctx.interaction.options.getFocused()));
+    const typed = ctx.interaction.options.getFocused();
+    return nameSearchOf(ctx.services).suggest('clan', typed, ctx.interaction.user.id);
   },
 };

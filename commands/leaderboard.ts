@@ -1,4 +1,5 @@
 import { ApplicationCommandOptionType } from 'discord.js';
+import { officialMapNames } from './match.ts';
 import { BadRequestError } from '../src/api/errors.ts';
 import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { defineComponents } from '../src/discord/component-id.ts';
@@ -107,7 +108,9 @@ async function showRaids(ctx: Context, mapId: number, page: number) {
     throw error;
   }
   ctx.services.names.remember('player', ...data.rows.map((row) => row.player_name));
-  await ctx.send(renderRaidBoard(ctx.t, { data, mapId, page, pager: leaderboardIds.raids(mapId, ctx.now) }));
+  const mapNames = await officialMapNames(ctx);
+  const pager = leaderboardIds.raids(mapId, ctx.now);
+  await ctx.send(renderRaidBoard(ctx.t, { data, mapId, mapNames, page, pager }));
 }
 
 async function showCup(ctx: Context, board: CupBoard, page: number) {

@@ -9,6 +9,7 @@ import { linkVerifications, MAX_CHECKS_PER_CODE, postsCarryCode } from '../src/l
 import { text, timestamp } from '../src/render/common.ts';
 import { renderLinkNotFound, renderLinkStarted, renderLinkVerified } from '../src/render/link.ts';
 import { syncAfterLinkChange } from '../src/roles/follow-account.ts';
+import { nameSearchOf } from '../src/search/index.ts';
 
 /**
  * `/link name` hands out a one-time code to post on the game profile; `/link verify` looks for it in
@@ -100,6 +101,10 @@ export const command: Command<typeof data> = {
   },
 
   autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    return Promise.resolve(ctx.services.names.suggest('player', ctx.interaction.options.getFocused()));
+    return nameSearchOf(ctx.services).suggest(
+      'player',
+      ctx.interaction.options.getFocused(),
+      ctx.interaction.user.id,
+    );
   },
 };

@@ -24,6 +24,7 @@ import {
   type BoardType,
 } from '../src/render/map.ts';
 import type { MapInfo } from '../src/api/schemas/index.ts';
+import { nameSearchOf } from '../src/search/index.ts';
 
 const name = nameOption(true);
 const player = playerOption;
@@ -240,6 +241,8 @@ export const command: Command<typeof data> = {
   autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const focused = ctx.interaction.options.getFocused(true);
     const kind = focused.name === 'player' ? 'player' : 'map';
-    return Promise.resolve(ctx.services.names.suggest(kind, focused.value));
+    return kind === 'player'
+      ? nameSearchOf(ctx.services).suggest('player', focused.value, ctx.interaction.user.id)
+      : Promise.resolve(ctx.services.names.suggest(kind, focused.value));
   },
 };

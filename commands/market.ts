@@ -12,8 +12,15 @@ import { parsePage, wholeNumber } from '../src/discord/options.ts';
 import type { NameIndex } from '../src/names/index.ts';
 import { UserError } from '../src/core/user-error.ts';
 import type { Translator } from '../src/i18n/index.ts';
-import { DEFAULT_DAYS, renderMarketSkin } from '../src/render/market.ts';
+import {
+  DEFAULT_DAYS,
+  OVERVIEW_SALES,
+  renderMarketOverview,
+  renderMarketSkin,
+} from '../src/render/market.ts';
+import type { SalesStatistics } from '../src/api/schemas/index.ts';
 import { truncate } from '../src/render/text.ts';
+import { unknownName } from '../src/render/names.ts';
 
 const MIN_DAYS = 1;
 const MAX_DAYS = 120;
@@ -79,7 +86,7 @@ export function skinChoices(
   if (/^\d{1,15}$/.test(trimmed)) {
     const index = Number(trimmed);
     if (!choices.some((choice) => choice.value === index)) {
-      choices.unshift({ name: t.t('market:unknownSkin', { index }), value: index });
+      choices.unshift({ name: unknownName(t, 'skin', index), value: index });
     }
   }
   return choices
@@ -123,15 +130,44 @@ const data = {
         },
       ],
     },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'overview' },
   ],
 } as const satisfies CommandSpec;
+
+/**
+ * The market's own statistics (the first page of `/market/stats`, sorted by what is on sale) and the
+ * recent sales of its most listed skins (`/market/items/{id}/sales-statistics`, a few requests, each
+ * cached a minute). A skin whose sales cannot be read is shown without them.
+ */
+async function showOverview(ctx: CommandContext): Promise<void> {
+  const stats = await ctx.load('marketStats', { sort: 'on_sale' }, { slow: true });
+  const listed = [...stats.rows]
+    .sort((a, b) => (b.on_sale ?? 0) - (a.on_sale ?? 0) || a.skin_index - b.skin_index)
+    .slice(0, OVERVIEW_SALES);
+  const sales = new Map<number, SalesStatistics>();
+  for (const row of listed) {
+    try {
+      sales.set(row.skin_index, await ctx.load('marketSalesStatistics', { skinIndex: row.skin_index }));
+    } catch (error) {
+      ctx.services.log.debug({ err: error, skin: row.skin_index }, 'sales statistics unavailable');
+    }
+  }
+  await ctx.send(
+    renderMarketOverview(ctx.t, {
+      stats,
+      sales,
+      skinName: (index) => ctx.services.names.skinName(index),
+      now: ctx.now,
+    }),
+  );
+}
 
 export const command: Command<typeof data> = {
   data,
 
   async execute(ctx) {
     const { args } = ctx;
-    // The only subcommand, unless the deployed definition is stale.
+    if (args.subcommand === 'overview') return showOverview(ctx);
     if ((args.subcommand as string) !== 'skin') throw new UserError('common:errors.unknownCommand');
     const skinIndex = args.skin;
     const days = args.days ?? DEFAULT_DAYS;
@@ -152,3 +188,44 @@ export const command: Command<typeof data> = {
     );
   },
 };
+
+/** Pages of the skin list read at most to find the rarities of an inventory's skins (100 skins a page). */
+const SKIN_PAGES = 30;
+
+/**
+ * What `/player inventory` shows beside each skin: its price from the item prices endpoint (cached six
+ * hours) and its rarity from the skin list (pages cached six hours, the same the bot preloads names
+ * from), read only until every skin asked about is found. Either failing leaves that column out.
+ */
+export async function inventoryMarketData(
+  ctx: CommandContext | ComponentContext,
+  skins: readonly number[],
+): Promise<{ price: (index: number) => number | undefined; rarity: (index: number) => number | undefined }> {
+  let prices: Readonly<Record<number, number | null>> = {};
+  try {
+    prices = await ctx.load('itemPrices', {});
+  } catch (error) {
+    ctx.services.log.warn({ err: error }, 'item prices unavailable for an inventory');
+  }
+  const rarities = new Map<number, number>();
+  const wanted = new Set(skins);
+  if (ctx.services.config.game.apiKey !== undefined) {
+    try {
+      for (let page = 1; page <= SKIN_PAGES && [...wanted].some((i) => !rarities.has(i)); page += 1) {
+        const list = await ctx.load('skins', { page, perPage: 100 });
+        for (const skin of list.skins)
+          if (skin.rarity !== undefined) rarities.set(skin.skin_index, skin.rarity);
+        if (list.skins.length < (list.per_page ?? 100)) break;
+      }
+    } catch (error) {
+      ctx.services.log.warn({ err: error }, 'skin rarities unavailable for an inventory');
+    }
+  }
+  return {
+    price: (index) => {
+      const price = prices[index];
+      return price === null || price === undefined ? undefined : price;
+    },
+    rarity: (index) => rarities.get(index),
+  };
+}

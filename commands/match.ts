@@ -1,11 +1,20 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { ApiError, NotFoundError } from '../src/api/errors.ts';
-import type { Command, CommandContext, CommandSpec } from '../src/discord/command.ts';
+import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
+import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { text } from '../src/render/common.ts';
+import { pastTimes, text } from '../src/render/common.ts';
 import { renderMatch } from '../src/render/match.ts';
 
 const MAX_ID_LENGTH = 20;
+
+/** The ids of this command's buttons: `open` shows one match (the match buttons of `/player matches`). */
+export const ids = defineComponents('match', { open: ['id'] });
+
+export const matchIds = {
+  /** The custom id of a button that opens match `matchId`, or undefined when it does not fit. */
+  open: (matchId: string, now: number) => ids.encode.open({ id: matchId }, now + COMPONENT_LIFETIME_MS),
+};
 
 /**
  * The match id as typed, checked to be digits only. It stays a string: ids exceed 2^53, so a number
@@ -20,21 +29,40 @@ export function parseMatchId(input: string | null | undefined): string {
 }
 
 /**
- * The official map's name: the list is cached for six hours, so this costs one request now and then.
- * A failure only costs the name (the map is then shown by number).
+ * The official maps' names by id, from the game's `/maps` list: cached for six hours, so a reply naming
+ * any number of maps costs one request now and then. A failure only costs the names (the maps then read
+ * "Unknown map 7"): an empty map.
  */
-async function officialMapName(ctx: CommandContext, id: number | undefined): Promise<string | undefined> {
-  if (id === undefined) return undefined;
+export async function officialMapNames(
+  ctx: CommandContext | ComponentContext,
+  needed = true,
+): Promise<ReadonlyMap<number, string>> {
+  if (!needed) return new Map();
   try {
     const maps = await ctx.load('officialMaps', {});
-    return maps.find((map) => map.id === id)?.name;
+    return new Map(maps.map((map) => [map.id, map.name]));
   } catch (error) {
     if (error instanceof ApiError) {
-      ctx.services.log.debug({ err: error }, 'official maps unavailable; showing the map by number');
-      return undefined;
+      ctx.services.log.debug({ err: error }, 'official maps unavailable; showing maps by number');
+      return new Map();
     }
     throw error;
   }
+}
+
+async function showMatch(ctx: CommandContext | ComponentContext, matchId: string): Promise<void> {
+  let match;
+  try {
+    match = await ctx.load('match', { matchId });
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new UserError('match:notFound', { id: matchId });
+    throw error;
+  }
+  ctx.services.names.remember('player', ...(match.participants ?? []).map((p) => p.player_name));
+  const names = await officialMapNames(ctx, match.map !== undefined);
+  const mapName = match.map === undefined ? undefined : names.get(match.map);
+  const past = pastTimes(ctx.now, ctx.services.log);
+  await ctx.send(renderMatch(ctx.t, { match, mapName, past }));
 }
 
 const data = {
@@ -54,16 +82,13 @@ export const command: Command<typeof data> = {
   data,
 
   async execute(ctx) {
-    const matchId = parseMatchId(ctx.args.id);
-    let match;
-    try {
-      match = await ctx.load('match', { matchId });
-    } catch (error) {
-      if (error instanceof NotFoundError) throw new UserError('match:notFound', { id: matchId });
-      throw error;
-    }
-    ctx.services.names.remember('player', ...(match.participants ?? []).map((p) => p.player_name));
-    const mapName = await officialMapName(ctx, match.map);
-    await ctx.send(renderMatch(ctx.t, { match, mapName }));
+    await showMatch(ctx, parseMatchId(ctx.args.id));
+  },
+
+  /** A match button (of `/player matches`): the clicked message becomes that match. */
+  async component(ctx) {
+    const id = ids.decode(ctx.id);
+    if (id?.action !== 'open') throw new UserError('common:errors.unknownComponent');
+    await showMatch(ctx, parseMatchId(id.args.id));
   },
 };

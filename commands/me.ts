@@ -1,4 +1,4 @@
-import { ApplicationCommandOptionType } from 'discord.js';
+import { ApplicationCommandOptionType, type APIEmbed } from 'discord.js';
 import {
   ApiError,
   ForbiddenError,
@@ -7,14 +7,28 @@ import {
   UnauthorizedError,
 } from '../src/api/errors.ts';
 import type { ArgsOf } from '../src/discord/args.ts';
-import type { Command, CommandSpec, ModalContext } from '../src/discord/command.ts';
-import { defineComponents, type DecodedComponent } from '../src/discord/component-id.ts';
+import type {
+  Command,
+  CommandContext,
+  CommandSpec,
+  ComponentContext,
+  ModalContext,
+} from '../src/discord/command.ts';
+import {
+  COMPONENT_LIFETIME_MS,
+  decodeComponentId,
+  defineComponents,
+  type DecodedComponent,
+} from '../src/discord/component-id.ts';
 import { parsePage, wholeNumber } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { registerSecret } from '../src/log/index.ts';
 import type { ReplyPayload } from '../src/render/payload.ts';
+import type { Row } from '../src/render/common.ts';
 import {
   ME_PAGE_SIZE,
+  forgottenUpdate,
+  renderForgotten,
   renderMarketHistory,
   renderMatchHistory,
   renderOwnListings,
@@ -22,18 +36,28 @@ import {
   renderRankedProfileRegion,
   renderTrades,
   renderWallet,
+  withControls,
+  type MePaging,
 } from '../src/render/me.ts';
+import { accessTokenMemory, tokenExpiry } from '../src/me/token-memory.ts';
 import { accessTokenProblem, cleanPastedToken } from '../src/secrets/access-token.ts';
-import { askForSecret, submittedSecret } from '../src/secrets/modal.ts';
+import { submittedSecret } from '../src/secrets/modal.ts';
+import { tokenModal, wantsRemembering } from '../src/me/token-modal.ts';
 
 /**
- * `/me`: the token owner's own data. The player's access token is asked for through a modal every
- * time, checked locally (well-formed, RS256, not expired) so that a token that cannot work sends no
- * request, used for that one reply, and then dropped: never stored, never logged.
+ * `/me`: the token owner's own data. The player's access token is asked for through a modal, checked
+ * locally (well-formed, RS256, not expired) so that a token that cannot work sends no request, and used
+ * for the reply. By default it is then dropped. When the player chooses "remember" in the modal (an
+ * opt-in select, "no" by default), it is kept in this process's memory (`src/me/token-memory.ts`) for
+ * that Discord user until the earlier of its own expiry and 15 minutes: `/me` and its page buttons use
+ * it without asking, and "Forget my token" or `/me forget` drop it at once. Never stored, never logged.
  */
 const MODAL_LIFETIME_MS = 15 * 60_000;
 
-/** The modal of each subcommand carries its options, never the token. */
+/**
+ * Ids of the modal (a read and its options, never the token), of the page buttons (the same read for
+ * another page: with a kept token it answers, without it asks for the token) and of "Forget my token".
+ */
 const MODALS = {
   wallet: [],
   'market-history': [],
@@ -41,9 +65,12 @@ const MODALS = {
   trades: ['page'],
   ranked: ['season', 'region'],
   matches: ['page'],
+  forget: [],
 } as const;
 export const ids = defineComponents('me', MODALS);
 type Modal = DecodedComponent<typeof MODALS>;
+/** A read (what to show, with its options), wherever it comes from: a subcommand, a modal, a button. */
+type Read = Modal extends infer M ? (M extends { action: 'forget' } ? never : Omit<M, 'expiresAt'>) : never;
 
 const page = {
   type: ApplicationCommandOptionType.Integer,
@@ -52,45 +79,104 @@ const page = {
   max_value: 100,
 } as const;
 
-/** The modal's custom id: the subcommand and its options. */
-function modalId(args: ArgsOf<typeof data>, expiresAt: number): string | undefined {
+type Args = ArgsOf<typeof data>;
+type ReadArgs = Exclude<Args, { subcommand: 'forget' }>;
+
+/** The read a subcommand asks for, as the modal and buttons carry it. */
+function readOf(args: ReadArgs): Read {
   switch (args.subcommand) {
     case 'trades':
     case 'matches':
-      return ids.encode[args.subcommand]({ page: args.page ?? 1 }, expiresAt);
+      return { action: args.subcommand, args: { page: String(args.page ?? 1) } };
     case 'ranked':
-      return ids.encode.ranked({ season: args.season ?? 0, region: args.region ?? 0 }, expiresAt);
+      return {
+        action: 'ranked',
+        args: { season: String(args.season ?? 0), region: String(args.region ?? 0) },
+      };
     default:
-      return ids.encode[args.subcommand]({}, expiresAt);
+      return { action: args.subcommand, args: {} };
   }
 }
 
-async function read(ctx: ModalContext, modal: Modal, token: string): Promise<ReplyPayload> {
+function encodeRead(read: Read, expiresAt: number): string | undefined {
+  switch (read.action) {
+    case 'trades':
+    case 'matches':
+      return ids.encode[read.action]({ page: read.args.page }, expiresAt);
+    case 'ranked':
+      return ids.encode.ranked(read.args, expiresAt);
+    default:
+      return ids.encode[read.action]({}, expiresAt);
+  }
+}
+
+function pageNumber(read: Read): number {
+  return 'page' in read.args ? (parsePage(read.args.page, 100) ?? 1) : 1;
+}
+
+/** The page buttons of a paged read: the same read, another page. */
+function paging(
+  ctx: { readonly now: number },
+  action: 'trades' | 'matches',
+  pageNo: number,
+  hasNext: boolean,
+  totalPages?: number,
+): MePaging {
+  return {
+    pager: ids.pager(ctx.now, (p, at) => ids.encode[action]({ page: p }, at)),
+    page: pageNo,
+    hasNext,
+    totalPages,
+  };
+}
+
+type ReadContext = ModalContext | CommandContext | ComponentContext;
+
+/** A reply of a read, and its page buttons when it is paged. */
+interface ReadReply {
+  readonly payload: ReplyPayload;
+  readonly paging?: MePaging;
+}
+
+async function read(ctx: ReadContext, modal: Read, token: string): Promise<ReadReply> {
   const t = ctx.t;
   const skinName = (index: number) => ctx.services.names.skinName(index);
-  const pageNo = 'page' in modal.args ? (parsePage(modal.args.page, 100) ?? 1) : 1;
+  const pageNo = pageNumber(modal);
   switch (modal.action) {
     case 'wallet':
-      return renderWallet(t, await ctx.load('wallet', {}, { token }));
+      return { payload: renderWallet(t, await ctx.load('wallet', {}, { token })) };
     case 'market-history':
-      return renderMarketHistory(t, await ctx.load('marketHistory', { limit: 25 }, { token }), skinName);
+      return {
+        payload: renderMarketHistory(t, await ctx.load('marketHistory', { limit: 25 }, { token }), skinName),
+      };
     case 'listings':
-      return renderOwnListings(t, await ctx.load('ownListings', {}, { token }), skinName);
+      return { payload: renderOwnListings(t, await ctx.load('ownListings', {}, { token }), skinName) };
     case 'trades': {
+      // One more than a page: whether there is a next page, without a total.
       const trades = await ctx.load(
         'tradesHistory',
-        { offset: (pageNo - 1) * ME_PAGE_SIZE, limit: ME_PAGE_SIZE, includeOpen: true },
+        { offset: (pageNo - 1) * ME_PAGE_SIZE, limit: ME_PAGE_SIZE + 1, includeOpen: true },
         { token },
       );
-      return renderTrades(t, trades, pageNo, skinName);
+      const hasNext = trades.trades.length > ME_PAGE_SIZE && pageNo < 100;
+      return {
+        payload: renderTrades(t, trades, pageNo, skinName),
+        paging: paging(ctx, 'trades', pageNo, hasNext),
+      };
     }
     case 'ranked': {
       const season = wholeNumber(modal.args.season, 0, Number.MAX_SAFE_INTEGER) ?? 0;
       const region = wholeNumber(modal.args.region, 0, Number.MAX_SAFE_INTEGER) ?? 0;
       try {
-        return region > 0
-          ? renderRankedProfileRegion(t, await ctx.load('rankedProfileRegion', { season, region }, { token }))
-          : renderRankedProfile(t, await ctx.load('rankedProfile', { season }, { token }));
+        return {
+          payload:
+            region > 0
+              ? renderRankedProfileRegion(
+                  t,
+                  await ctx.load('rankedProfileRegion', { season, region }, { token }),
+                )
+              : renderRankedProfile(t, await ctx.load('rankedProfile', { season }, { token })),
+        };
       } catch (error) {
         if (error instanceof NotFoundError) throw new UserError('me:errors.noRanked');
         throw error;
@@ -103,13 +189,23 @@ async function read(ctx: ModalContext, modal: Modal, token: string): Promise<Rep
         { token },
       );
       const mapNames = await officialMapNames(ctx);
-      return renderMatchHistory(t, history, pageNo, (id) => mapNames.get(id));
+      const total = history.total;
+      const totalPages =
+        total === undefined ? undefined : Math.min(100, Math.max(1, Math.ceil(total / ME_PAGE_SIZE)));
+      const hasNext =
+        totalPages === undefined
+          ? history.matches.length >= ME_PAGE_SIZE && pageNo < 100
+          : pageNo < totalPages;
+      return {
+        payload: renderMatchHistory(t, history, pageNo, (id) => mapNames.get(id)),
+        paging: paging(ctx, 'matches', pageNo, hasNext, totalPages),
+      };
     }
   }
 }
 
 /** Map ids of match rows are official maps; their names are a cached game-tier list, optional here. */
-async function officialMapNames(ctx: ModalContext): Promise<ReadonlyMap<number, string>> {
+async function officialMapNames(ctx: ReadContext): Promise<ReadonlyMap<number, string>> {
   try {
     const maps = await ctx.load('officialMaps', {});
     return new Map(maps.map((map) => [map.id, map.name]));
@@ -119,9 +215,45 @@ async function officialMapNames(ctx: ModalContext): Promise<ReadonlyMap<number, 
   }
 }
 
-async function answer(ctx: ModalContext): Promise<void> {
+/**
+ * Reads with `token` and answers. `kept` is until when the token stays in memory (then the reply says
+ * so and carries "Forget my token"); a token the game refuses is dropped from memory at once.
+ */
+async function answerWith(ctx: ReadContext, modal: Read, token: string, kept: number | undefined) {
+  const userId = ctx.interaction.user.id;
+  try {
+    await ctx.defer({ ephemeral: true });
+    const { payload, paging: pages } = await read(ctx, modal, token);
+    const forgetId =
+      kept === undefined ? undefined : ids.encode.forget({}, Math.min(kept, ctx.now + COMPONENT_LIFETIME_MS));
+    await ctx.send({
+      ...withControls(ctx.t, payload, { forgetId, keptUntil: kept }, pages),
+      ephemeral: true,
+    });
+  } catch (error) {
+    if (error instanceof UnauthorizedError) {
+      accessTokenMemory(ctx.services).forget(userId);
+      throw new UserError('me:errors.unauthorized');
+    }
+    if (error instanceof ForbiddenError) throw new UserError('me:errors.forbidden');
+    if (error instanceof LocalRefusalError && error.reason === 'bad_token') {
+      accessTokenMemory(ctx.services).forget(userId);
+      throw new UserError('me:errors.token.malformed');
+    }
+    throw error;
+  }
+}
+
+/** Asks for the token for `modal` (a read): the first response of a command or a page button. */
+async function askForToken(ctx: CommandContext | ComponentContext, modal: Read): Promise<void> {
+  const customId = encodeRead(modal, ctx.now + MODAL_LIFETIME_MS);
+  if (customId === undefined) throw new UserError('common:errors.unknownComponent');
+  await ctx.responder.showModal(tokenModal(ctx.t, customId, ctx.t.t(`me:modal.title.${modal.action}`)));
+}
+
+async function answerModal(ctx: ModalContext): Promise<void> {
   const modal = ids.decode(ctx.id);
-  if (!modal) throw new UserError('common:errors.unknownComponent');
+  if (!modal || modal.action === 'forget') throw new UserError('common:errors.unknownComponent');
   const raw = submittedSecret(ctx.interaction);
   const token = cleanPastedToken(raw);
   const forgetRaw = registerSecret(raw);
@@ -129,18 +261,41 @@ async function answer(ctx: ModalContext): Promise<void> {
   try {
     const problem = accessTokenProblem(token, ctx.now);
     if (problem) throw new UserError(`me:errors.token.${problem}`);
-    await ctx.defer({ ephemeral: true });
-    await ctx.send(await read(ctx, modal, token));
-  } catch (error) {
-    if (error instanceof UnauthorizedError) throw new UserError('me:errors.unauthorized');
-    if (error instanceof ForbiddenError) throw new UserError('me:errors.forbidden');
-    if (error instanceof LocalRefusalError && error.reason === 'bad_token')
-      throw new UserError('me:errors.token.malformed');
-    throw error;
+    const memory = accessTokenMemory(ctx.services);
+    const userId = ctx.interaction.user.id;
+    // A new token replaces whatever was kept; "no" keeps nothing, and drops an older one.
+    memory.forget(userId);
+    const kept = wantsRemembering(ctx.interaction)
+      ? memory.remember(userId, token, tokenExpiry(token))
+      : undefined;
+    await answerWith(ctx, modal, token, kept);
   } finally {
     forget();
     forgetRaw();
   }
+}
+
+/**
+ * The "Forget my token" button: drops it, and takes the note and the button off the reply (which keeps
+ * its data and page buttons). Already gone (expired, or `/me forget`) reads the same: it is not kept.
+ */
+async function forgetClicked(ctx: ComponentContext): Promise<void> {
+  accessTokenMemory(ctx.services).forget(ctx.interaction.user.id);
+  const message = ctx.interaction.message;
+  const embeds: APIEmbed[] = message.embeds.map((embed) => embed.toJSON());
+  const rows = message.components
+    .map((row) => row.toJSON() as Row)
+    .filter(
+      (row) =>
+        !('components' in row) ||
+        !row.components.some((c) => 'custom_id' in c && isForgetButton(c.custom_id)),
+    );
+  await ctx.send(forgottenUpdate(ctx.t, embeds, rows));
+}
+
+function isForgetButton(customId: string): boolean {
+  const decoded = decodeComponentId(customId);
+  return decoded !== undefined && ids.decode(decoded)?.action === 'forget';
 }
 
 const data = {
@@ -163,6 +318,7 @@ const data = {
       ],
     },
     { type: ApplicationCommandOptionType.Subcommand, name: 'matches', options: [page] },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'forget' },
   ],
 } as const satisfies CommandSpec;
 
@@ -170,21 +326,30 @@ export const command: Command<typeof data> = {
   data,
 
   async execute(ctx) {
-    const sub = ctx.args.subcommand;
-    if (!Object.hasOwn(MODALS, sub)) throw new UserError('common:errors.unknownCommand');
-    const customId = modalId(ctx.args, ctx.now + MODAL_LIFETIME_MS);
-    if (customId === undefined) throw new UserError('common:errors.unknownComponent');
-    await askForSecret(ctx, {
-      customId,
-      title: ctx.t.t(`me:modal.title.${sub}`),
-      label: ctx.t.t('me:modal.label'),
-      description: ctx.t.t('me:modal.description'),
-      minLength: 20,
-      maxLength: 4000,
-    });
+    const args = ctx.args;
+    if (!Object.hasOwn(MODALS, args.subcommand)) throw new UserError('common:errors.unknownCommand');
+    const memory = accessTokenMemory(ctx.services);
+    const userId = ctx.interaction.user.id;
+    if (args.subcommand === 'forget') {
+      await ctx.send(renderForgotten(ctx.t, memory.forget(userId)));
+      return;
+    }
+    const modal = readOf(args);
+    const kept = memory.get(userId);
+    if (kept) return answerWith(ctx, modal, kept.token, kept.until);
+    await askForToken(ctx, modal);
+  },
+
+  async component(ctx) {
+    const id = ids.decode(ctx.id);
+    if (!id) throw new UserError('common:errors.unknownComponent');
+    if (id.action === 'forget') return forgetClicked(ctx);
+    const kept = accessTokenMemory(ctx.services).get(ctx.interaction.user.id);
+    if (kept) return answerWith(ctx, id, kept.token, kept.until);
+    await askForToken(ctx, id);
   },
 
   async modal(ctx) {
-    return answer(ctx);
+    return answerModal(ctx);
   },
 };

@@ -8,7 +8,11 @@ import type {
   ComponentContext,
 } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
+import type { InventorySort } from '../src/render/market-inventory.ts';
+import { inventoryMarketData } from './market.ts';
 import { resolvePlayerName } from '../src/link/accounts.ts';
+import { nameSearchOf } from '../src/search/index.ts';
+import { suggestPlayersOnNotFound } from '../src/search/not-found.ts';
 import { UserError } from '../src/core/user-error.ts';
 import type { PlayerProfile } from '../src/api/schemas/index.ts';
 import { DAY_MS, HOUR_MS, SnapshotStore } from '../src/history/snapshots.ts';
@@ -20,6 +24,8 @@ import {
   type Snapshot,
 } from '../src/history/stats.ts';
 import { changeFields, renderCompare, renderHistory } from '../src/render/history.ts';
+import { pastTimes } from '../src/render/common.ts';
+import { matchIds, officialMapNames } from './match.ts';
 import {
   isProfileSection,
   renderInventory,
@@ -40,6 +46,10 @@ export const ids = defineComponents('player', {
   matches: ['name', 'season', 'page'],
   listings: ['name', 'page'],
   posts: ['name', 'page'],
+  /** `/player inventory`: a page, in an order (`value` or `count`). */
+  inventory: ['name', 'sort', 'page'],
+  /** A "did you mean" button: runs the subcommand `sub` for the player `name`. */
+  find: ['sub', 'name'],
 });
 
 export const playerIds = {
@@ -51,7 +61,42 @@ export const playerIds = {
     ids.pager(now, (p, at) => ids.encode.listings({ name: playerName, page: p }, at)),
   posts: (playerName: string, now: number) =>
     ids.pager(now, (p, at) => ids.encode.posts({ name: playerName, page: p }, at)),
+  inventory: (playerName: string, sort: InventorySort, now: number) =>
+    ids.pager(now, (p, at) => ids.encode.inventory({ name: playerName, sort, page: p }, at)),
 };
+
+async function showInventory(
+  ctx: CommandContext | ComponentContext,
+  playerName: string,
+  sort: InventorySort,
+  page: number,
+) {
+  const items = await ctx.load('playerInventory', { playerName });
+  ctx.services.names.remember('player', playerName);
+  const market = await inventoryMarketData(
+    ctx,
+    items.map((item) => item.skin_index),
+  );
+  const sortIds = {
+    value: ids.encode.inventory(
+      { name: playerName, sort: 'value', page: 1 },
+      ctx.now + COMPONENT_LIFETIME_MS,
+    ),
+    count: ids.encode.inventory(
+      { name: playerName, sort: 'count', page: 1 },
+      ctx.now + COMPONENT_LIFETIME_MS,
+    ),
+  };
+  return ctx.send(
+    renderInventory(ctx.t, playerName, items, (index) => ctx.services.names.skinName(index), {
+      ...market,
+      sort,
+      page,
+      pager: playerIds.inventory(playerName, sort, ctx.now),
+      sortIds,
+    }),
+  );
+}
 
 async function showProfile(
   ctx: CommandContext | ComponentContext,
@@ -63,7 +108,14 @@ async function showProfile(
   ctx.services.names.remember('clan', profile.clan);
   const menuId = playerIds.section(profile.player_name, ctx.now);
   const changes = section === 'overview' ? await changesOf(ctx, profile) : [];
-  await ctx.send(renderProfile(ctx.t, { profile, section, menuId, changes }));
+  // The ranked chart's line over time: the standings kept over the last 30 days.
+  const rankedHistory =
+    section === 'ranked'
+      ? (await new SnapshotStore(ctx.services.db).history(profile.player_id, ctx.now - 30 * DAY_MS)).map(
+          (point) => ({ at: point.at, ranked: point.stats.ranked }),
+        )
+      : undefined;
+  await ctx.send(renderProfile(ctx.t, { profile, section, menuId, changes, rankedHistory, now: ctx.now }));
 }
 
 /** "Since yesterday" and "since last week" beside the headline numbers, from the snapshots kept. */
@@ -122,20 +174,31 @@ async function showMatches(
 ) {
   const data = await ctx.load('playerMatches', { playerName, page: pageNo, ...(season ? { season } : {}) });
   const pager = playerIds.matches(playerName, season, ctx.now);
-  await ctx.send(renderMatches(ctx.t, { name: playerName, data, page: pageNo, season, pager }));
+  // One cached `/maps` lookup names every map of the page.
+  const mapNames = await officialMapNames(
+    ctx,
+    data.matches.some((m) => m.map !== undefined),
+  );
+  const openMatch = (matchId: string) => matchIds.open(matchId, ctx.now);
+  const past = pastTimes(ctx.now, ctx.services.log);
+  await ctx.send(
+    renderMatches(ctx.t, { name: playerName, data, page: pageNo, season, pager, past, mapNames, openMatch }),
+  );
 }
 
 async function showListings(ctx: CommandContext | ComponentContext, playerName: string, pageNo: number) {
   const data = await ctx.load('playerListings', { playerName, page: pageNo });
   const skinName = (index: number) => ctx.services.names.skinName(index);
   const pager = playerIds.listings(playerName, ctx.now);
-  await ctx.send(renderListings(ctx.t, { name: playerName, data, page: pageNo, pager }, skinName));
+  const past = pastTimes(ctx.now, ctx.services.log);
+  await ctx.send(renderListings(ctx.t, { name: playerName, data, page: pageNo, pager, past }, skinName));
 }
 
 async function showPosts(ctx: CommandContext | ComponentContext, playerName: string, pageNo: number) {
   const data = await ctx.load('playerPosts', { playerName, page: pageNo });
   const pager = playerIds.posts(playerName, ctx.now);
-  await ctx.send(renderPosts(ctx.t, { name: playerName, data, page: pageNo, pager }));
+  const past = pastTimes(ctx.now, ctx.services.log);
+  await ctx.send(renderPosts(ctx.t, { name: playerName, data, page: pageNo, pager, past }));
 }
 
 const data = {
@@ -181,7 +244,9 @@ const data = {
 export const command: Command<typeof data> = {
   data,
 
-  async execute(ctx) {
+  async execute(given) {
+    // A player the API does not know: the reply names it and offers close names ("did you mean").
+    const ctx = suggestPlayersOnNotFound(given, (found) => findId(given.args.subcommand, found, given.now));
     const { args } = ctx;
     // `compare` names its players `a` and `b`; every other subcommand a `name`.
     const playerName =
@@ -191,13 +256,8 @@ export const command: Command<typeof data> = {
         return showProfile(ctx, playerName, 'overview');
       case 'matches':
         return showMatches(ctx, playerName, args.season, args.page ?? 1);
-      case 'inventory': {
-        const items = await ctx.load('playerInventory', { playerName });
-        ctx.services.names.remember('player', playerName);
-        return ctx.send(
-          renderInventory(ctx.t, playerName, items, (index) => ctx.services.names.skinName(index)),
-        );
-      }
+      case 'inventory':
+        return showInventory(ctx, playerName, 'value', 1);
       case 'listings':
         return showListings(ctx, playerName, args.page ?? 1);
       case 'posts':
@@ -221,6 +281,12 @@ export const command: Command<typeof data> = {
   async component(ctx) {
     const id = ids.decode(ctx.id);
     if (!id) throw new UserError('common:errors.unknownComponent');
+    // "Did you mean": the same subcommand, with its defaults, for the name clicked.
+    if (id.action === 'find' && isFindable(id.args.sub)) {
+      // The button stands in for the slash command: with a name given, only its `user` is read.
+      const args = { subcommand: id.args.sub, name: id.args.name };
+      return command.execute({ ...ctx, args } as unknown as Parameters<typeof command.execute>[0]);
+    }
     switch (id.action) {
       case 'section': {
         const section = ctx.interaction.isStringSelectMenu() ? ctx.interaction.values[0] : undefined;
@@ -234,10 +300,32 @@ export const command: Command<typeof data> = {
         return showListings(ctx, id.args.name, parsePage(id.args.page) ?? 1);
       case 'posts':
         return showPosts(ctx, id.args.name, parsePage(id.args.page) ?? 1);
+      case 'inventory':
+        return showInventory(
+          ctx,
+          id.args.name,
+          id.args.sort === 'count' ? 'count' : 'value',
+          parsePage(id.args.page) ?? 1,
+        );
     }
   },
 
   autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    return Promise.resolve(ctx.services.names.suggest('player', ctx.interaction.options.getFocused()));
+    const typed = ctx.interaction.options.getFocused();
+    return nameSearchOf(ctx.services).suggest('player', typed, ctx.interaction.user.id);
   },
 };
+
+/** The subcommands that take one player name, which a "did you mean" button can run. */
+const FINDABLE = ['profile', 'matches', 'inventory', 'listings', 'posts', 'history'] as const;
+type Findable = (typeof FINDABLE)[number];
+
+function isFindable(sub: string): sub is Findable {
+  return (FINDABLE as readonly string[]).includes(sub);
+}
+
+function findId(sub: string, playerName: string, now: number): string | undefined {
+  return isFindable(sub)
+    ? ids.encode.find({ sub, name: playerName }, now + COMPONENT_LIFETIME_MS)
+    : undefined;
+}

@@ -21,6 +21,7 @@ import {
 } from '../src/roles/rules.ts';
 import { RoleSyncer } from '../src/roles/sync.ts';
 import { idOption } from '../src/discord/options.ts';
+import { nameSearchOf } from '../src/search/index.ts';
 
 const role = (name: string, required: boolean) =>
   ({ type: ApplicationCommandOptionType.Role, name, required }) as const;
@@ -190,7 +191,8 @@ export const command: Command<typeof data> = {
 
   async autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const focused = ctx.interaction.options.getFocused(true);
-    if (focused.name === 'clan') return ctx.services.names.suggest('clan', focused.value);
+    if (focused.name === 'clan')
+      return nameSearchOf(ctx.services).suggest('clan', focused.value, ctx.interaction.user.id);
     const guildId = ctx.interaction.guildId;
     if (focused.name !== 'id' || guildId === null) return [];
     const query = focused.value.trim().toLowerCase();

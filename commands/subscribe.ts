@@ -16,6 +16,7 @@ import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscribed } from '../src/render/subscriptions.ts';
 import { SUBSCRIBE_KINDS, subscribeKindNamed } from './subscribe/kinds.ts';
 import { readOptionArgs } from '../src/discord/args.ts';
+import { nameSearchOf } from '../src/search/index.ts';
 
 const channel = {
   type: ApplicationCommandOptionType.Channel,
@@ -111,6 +112,6 @@ export const command: Command = {
   autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const focused = ctx.interaction.options.getFocused(true);
     if (focused.name !== 'clan') return Promise.resolve([]);
-    return Promise.resolve(ctx.services.names.suggest('clan', focused.value));
+    return nameSearchOf(ctx.services).suggest('clan', focused.value, ctx.interaction.user.id);
   },
 };

@@ -18,6 +18,7 @@ import {
   checkBotPermissions,
   requireManager,
 } from './subscribe/manage.ts';
+import { nameSearchOf } from '../src/search/index.ts';
 
 /**
  * Tracked subscriptions take places of their own, after the 25 of `/subscribe`: a server's tracked players
@@ -178,7 +179,8 @@ export const command: Command<typeof data> = {
 
   async autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const focused = ctx.interaction.options.getFocused(true);
-    if (focused.name === 'player') return ctx.services.names.suggest('player', focused.value);
+    if (focused.name === 'player')
+      return nameSearchOf(ctx.services).suggest('player', focused.value, ctx.interaction.user.id);
     const guildId = ctx.interaction.guildId;
     if (focused.name !== 'id' || guildId === null) return [];
     const query = focused.value.trim().toLowerCase();

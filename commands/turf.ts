@@ -12,6 +12,7 @@ import { resolvePlayerName } from '../src/link/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { text } from '../src/render/common.ts';
 import { renderTurfClan, renderTurfPlayer, renderTurfStatus } from '../src/render/turf.ts';
+import { nameSearchOf } from '../src/search/index.ts';
 
 const name = nameOption(false, 64);
 
@@ -117,6 +118,6 @@ export const command: Command<typeof data> = {
   autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const query = ctx.interaction.options.getFocused();
     const kind = ctx.interaction.options.getSubcommand(false) === 'clan' ? 'clan' : 'player';
-    return Promise.resolve(ctx.services.names.suggest(kind, query));
+    return nameSearchOf(ctx.services).suggest(kind, query, ctx.interaction.user.id);
   },
 };

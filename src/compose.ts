@@ -8,6 +8,7 @@ import { Translations } from './i18n/index.ts';
 import { createSharedLimits, type SharedLimits } from './limits/index.ts';
 import type { Metrics } from './metrics/index.ts';
 import { NameIndex } from './names/index.ts';
+import { dropAccessTokens } from './me/token-memory.ts';
 import type { Services } from './services.ts';
 import type { Store } from './store/index.ts';
 
@@ -67,6 +68,8 @@ export async function composeServices(parts: ServiceParts): Promise<ComposedServ
     services,
     async close() {
       stopCapture();
+      // Player access tokens kept for `/me` live only as long as this process's services.
+      dropAccessTokens(services);
       await api.close();
       if (!parts.limits) await limits.close();
     },

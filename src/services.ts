@@ -16,7 +16,7 @@ export interface Services {
   readonly db: Database;
   readonly translations: Translations;
   readonly names: NameIndex;
-  readonly config: Pick<Config, 'game' | 'secret' | 'events' | 'follow'>;
+  readonly config: Pick<Config, 'game' | 'secret' | 'events' | 'follow' | 'alerts'>;
   readonly clock: Clock;
   readonly log: Logger;
 }

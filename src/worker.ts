@@ -9,6 +9,7 @@ import { ANNOUNCEMENT_KINDS } from './announcements/kinds/index.ts';
 import { GuildDepartures } from './guilds/departures.ts';
 import { kpdSource } from './kpd/feed.ts';
 import { playersSource } from './follow/feed.ts';
+import { alertsSource } from './alerts/watch.ts';
 import { rolesFollowRefresh } from './roles/follow-account.ts';
 import { reportKpdKeys } from './kpd/keys.ts';
 import { logFor } from './log/index.ts';
@@ -92,7 +93,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     services,
     config,
     kinds: ANNOUNCEMENT_KINDS,
-    sources: [kpdSource(services), playersSource(config, rolesFollowRefresh(services, rest))],
+    sources: [
+      kpdSource(services),
+      playersSource(config, rolesFollowRefresh(services, rest)),
+      alertsSource(services, rest),
+    ],
     options: { metrics, ...options.announcements },
   });
 

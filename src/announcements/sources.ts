@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { TierClient } from '../api/client.ts';
+import type { RouteName } from '../api/routes/index.ts';
 import type { Clock } from '../core/clock.ts';
 import type { EventType } from '../api/params.ts';
 import type { Event, TurfStatus } from '../api/schemas/index.ts';
@@ -129,8 +130,11 @@ export class EventsFeed implements Source {
           this.#deps.log.warn({ id: item.id }, 'skipped an event with an impossible id');
           continue;
         }
-        const event = fromApiEvent(item, now);
-        if (this.#deps.kinds.isWanted(event, subscriptions) && (await repos.inbox.accept(event))) stored += 1;
+        let event = fromApiEvent(item, now);
+        if (!this.#deps.kinds.isWanted(event, subscriptions)) continue;
+        if (event.type === 'map.featured' || event.type === 'map.unfeatured')
+          event = await this.#withMapDetails(event, run.signal);
+        if (await repos.inbox.accept(event)) stored += 1;
       }
       await hook?.('stored', { eventKey: `page:${after}` });
       // A cursor that is no id would not read back (and the feed would start over): keep the old one.
@@ -148,25 +152,51 @@ export class EventsFeed implements Source {
     }
   }
 
+  /**
+   * A featured (or unfeatured) map's votes, plays and creator (`GET /api/map/{name}`; the event carries
+   * only its id, name and creator), stored with the event as `data.details` so that every channel's post
+   * (and its edit) shows them. One request per such event, from the same budget as the feed; when it
+   * fails the post goes out without them.
+   */
+  async #withMapDetails(event: AnnouncementEvent, signal: AbortSignal): Promise<AnnouncementEvent> {
+    const data = event.data['data'];
+    const mapName =
+      typeof data === 'object' && data !== null ? (data as Record<string, unknown>)['map_name'] : undefined;
+    if (typeof mapName !== 'string' || mapName.trim() === '' || mapName.length > 100) return event;
+    try {
+      const map = await this.#deps.scheduler.run(
+        this.name,
+        () => this.#budgeted('map', { mapName }, signal),
+        signal,
+      );
+      const details = { votes: map.votes, gameplays: map.gameplays, creator_name: map.creator_name };
+      return { ...event, data: { ...event.data, details } };
+    } catch (error) {
+      signal.throwIfAborted();
+      this.#deps.log.debug({ err: error, key: event.key }, 'featured map details unavailable');
+      return event;
+    }
+  }
+
   #fetch(after: number, types: readonly EventType[], signal: AbortSignal) {
     return this.#deps.scheduler.run(this.name, () => this.#fetchNow(after, types, signal), signal);
   }
 
-  async #fetchNow(after: number, types: readonly EventType[], signal: AbortSignal) {
-    const { api } = this.#deps;
+  #fetchNow(after: number, types: readonly EventType[], signal: AbortSignal) {
+    return this.#budgeted('events', { after, types, limit: this.#options.pageSize }, signal);
+  }
+
+  /** One call of this feed, paid from its budget. */
+  async #budgeted<N extends RouteName>(name: N, params: unknown, signal: AbortSignal) {
     const ticket = await this.#budget.take(signal);
     let attempts = 0;
     try {
-      return await api.call(
-        'events',
-        { after, types, limit: this.#options.pageSize },
-        {
-          priority: 'background',
-          deadlineMs: this.#options.deadlineMs,
-          signal,
-          onAttempt: () => (attempts += 1),
-        },
-      );
+      return await this.#deps.api.call(name, params, {
+        priority: 'background',
+        deadlineMs: this.#options.deadlineMs,
+        signal,
+        onAttempt: () => (attempts += 1),
+      });
     } finally {
       // The tier client may have retried (a 5xx once): count every request of this call that went out.
       await ticket.settle(Math.max(0, attempts - 1));

@@ -75,6 +75,11 @@ export interface Config {
     /** How often a linked player's snapshot is refreshed, at most. */
     readonly linkedHours: number;
   };
+  /** Price alerts (`/alert`): how many one user, and one server, may have. */
+  readonly alerts: {
+    readonly userLimit: number;
+    readonly guildLimit: number;
+  };
   /** Present only when WEBHOOK_PORT, WEBHOOK_SECRET and WEBHOOK_SERVICE are all set. */
   readonly webhook?: {
     readonly port: number;
@@ -138,6 +143,7 @@ function build(env: Environment): Config {
       trackMinutes: env.TRACK_REFRESH_MINUTES,
       linkedHours: env.LINKED_REFRESH_HOURS,
     },
+    alerts: { userLimit: env.ALERT_USER_LIMIT, guildLimit: env.ALERT_GUILD_LIMIT },
     ...(webhook === undefined ? {} : { webhook }),
     http: env.HTTP_PORT === undefined ? {} : { port: env.HTTP_PORT },
     log: { level: env.LOG_LEVEL },
@@ -163,6 +169,7 @@ function protect(config: Config): Config {
   if (config.webhook !== undefined) guard(config.webhook, () => summary.webhook);
   Object.freeze(config.events);
   Object.freeze(config.follow);
+  Object.freeze(config.alerts);
   Object.freeze(config.http);
   Object.freeze(config.log);
   return guard(config, () => summary);
@@ -263,6 +270,7 @@ export interface ConfigSummary {
   readonly secret: { readonly key?: string; readonly keyId?: string };
   readonly events: Config['events'];
   readonly follow: Config['follow'];
+  readonly alerts: Config['alerts'];
   readonly webhook?: Omit<NonNullable<Config['webhook']>, 'secret'> & { readonly secret: string };
   readonly http: Config['http'];
   readonly log: Config['log'];
@@ -298,6 +306,7 @@ export function describeConfig(config: Config): ConfigSummary {
     },
     events: { pollSeconds: config.events.pollSeconds, leaseSeconds: config.events.leaseSeconds },
     follow: config.follow,
+    alerts: config.alerts,
     ...(webhook === undefined
       ? {}
       : {

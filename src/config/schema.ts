@@ -23,6 +23,8 @@ export const CONFIG_VARIABLES = [
   'TRACK_LIMIT',
   'TRACK_REFRESH_MINUTES',
   'LINKED_REFRESH_HOURS',
+  'ALERT_USER_LIMIT',
+  'ALERT_GUILD_LIMIT',
   'WEBHOOK_PORT',
   'WEBHOOK_SECRET',
   'WEBHOOK_SERVICE',
@@ -175,6 +177,8 @@ export const environment = z
     TRACK_LIMIT: text.pipe(integer(1, 500).default(50)),
     TRACK_REFRESH_MINUTES: text.pipe(integer(1, 1440).default(5)),
     LINKED_REFRESH_HOURS: text.pipe(integer(1, 24).default(24)),
+    ALERT_USER_LIMIT: text.pipe(integer(1, 100).default(10)),
+    ALERT_GUILD_LIMIT: text.pipe(integer(1, 1000).default(50)),
     WEBHOOK_PORT: optional(integer(1, 65535)),
     WEBHOOK_SECRET: optional(z.string().min(8, { error: 'must be at least 8 characters long' })),
     WEBHOOK_SERVICE: optional(

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { alertsMigration } from './migrations/alerts.ts';
 
 /**
  * The schema's history, oldest first, the same on SQLite and PostgreSQL. A migration is never edited once
@@ -306,6 +307,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       for (const table of ['role_grants', 'role_rules']) await db.schema.dropTable(table).execute();
     },
   },
+  '2026-11-24-005-alerts': alertsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { statementChunks, type Database } from '../db/index.ts';
 import { bumpSubscriptions } from '../announcements/records/subscriptions.ts';
+import { purgeGuildAlerts } from '../alerts/store.ts';
 
 /**
  * What happens to a server's data when the bot leaves it: the shard that sees the bot leave writes down
@@ -88,6 +89,7 @@ export class GuildDepartures {
         await tx.deleteFrom('guild_members').where('guild_id', '=', guildId).execute();
         await tx.deleteFrom('role_grants').where('guild_id', '=', guildId).execute();
         await tx.deleteFrom('role_rules').where('guild_id', '=', guildId).execute();
+        await purgeGuildAlerts(tx, guildId);
         return { subscriptions: ids.length, kpdKey: Number(key.numDeletedRows) > 0 };
       });
       if (result === undefined) continue;

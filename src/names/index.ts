@@ -60,6 +60,11 @@ export class NameIndex {
     return this.#skins.size;
   }
 
+  /** Every name of `kind` seen or seeded (at most 20,000), oldest first: what search ranks fuzzily. */
+  list(kind: NameKind): IterableIterator<string> {
+    return (this.#names.get(kind) ?? new Map<string, string>()).values();
+  }
+
   /** Up to `limit` names: those starting with `query` first, then those containing it. */
   suggest(kind: NameKind, query: string, limit = 25): Array<Suggestion> {
     const names = this.#names.get(kind);

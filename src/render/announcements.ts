@@ -3,6 +3,7 @@ import type { Translator } from '../i18n/index.ts';
 import { turfDayDate } from '../turf/days.ts';
 import { turfMapName } from '../turf/maps.ts';
 import { field, fit, num, text, timestamp } from './common.ts';
+import { unknownName } from './names.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 /**
@@ -15,14 +16,47 @@ export interface MapAnnouncement {
   readonly mapId?: number | undefined;
   readonly mapName?: string | undefined;
   readonly creator?: string | undefined;
+  /** Upvotes and plays, from the map's record when it could be read (the event does not carry them). */
+  readonly votes?: number | undefined;
+  readonly plays?: number | undefined;
   /** When the map was featured (epoch ms). */
   readonly featuredAt: number;
+}
+
+/**
+ * The game's link that starts a community map (`https://krunker.io/?play=<name>`), or undefined for a
+ * name that cannot be one. Every character but letters, digits and `-` is percent-encoded, so that no
+ * markdown character reaches the message.
+ */
+export function playUrl(mapName: string | undefined): string | undefined {
+  const name = mapName?.trim() ?? '';
+  if (name === '' || name.length > 100) return undefined;
+  const encoded = [...new TextEncoder().encode(name)]
+    .map((byte) =>
+      /[A-Za-z0-9-]/.test(String.fromCharCode(byte)) && byte < 0x80
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
+  return `https://krunker.io/?play=${encoded}`;
+}
+
+/** Votes, plays and the play link: what is known of them (the unfeatured edit keeps them too). */
+function mapFields(t: Translator, map: MapAnnouncement) {
+  const fields = [];
+  if (map.votes !== undefined) fields.push(field(t.t('announcements:maps.votes'), num(t, map.votes)));
+  if (map.plays !== undefined) fields.push(field(t.t('announcements:maps.plays'), num(t, map.plays)));
+  const url = playUrl(map.mapName);
+  if (url) fields.push(field(t.t('announcements:maps.play'), url, false));
+  return fields;
 }
 
 function mapName(t: Translator, map: MapAnnouncement): string {
   return map.mapName?.trim()
     ? text(map.mapName, NAME_MAX)
-    : t.t('announcements:maps.unknownMap', { id: map.mapId ?? '?' });
+    : map.mapId === undefined
+      ? t.t('common:unknown')
+      : unknownName(t, 'map', map.mapId);
 }
 
 function creator(t: Translator, map: MapAnnouncement): string {
@@ -43,6 +77,7 @@ export function renderMapFeatured(t: Translator, map: MapAnnouncement, roleId?: 
     fields: [
       field(t.t('announcements:maps.creator'), creator(t, map)),
       field(t.t('announcements:maps.featuredAt'), timestamp(map.featuredAt, 'f')),
+      ...mapFields(t, map),
     ],
     timestamp: new Date(map.featuredAt).toISOString(),
     footer: footer(t),
@@ -64,6 +99,7 @@ export function renderMapUnfeatured(t: Translator, map: MapAnnouncement, unfeatu
       field(t.t('announcements:maps.creator'), creator(t, map)),
       field(t.t('announcements:maps.featuredAt'), timestamp(map.featuredAt, 'f')),
       field(t.t('announcements:maps.unfeaturedAt'), timestamp(unfeaturedAt, 'f')),
+      ...mapFields(t, map),
     ],
     timestamp: new Date(unfeaturedAt).toISOString(),
     footer: footer(t),

@@ -2,6 +2,7 @@ import { ButtonStyle, ComponentType } from 'discord.js';
 import type { ClanMembers, ClanProfile } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
 import { field, fit, num, pageRow, pageRows, text, timestamp, type Pager, type Row } from './common.ts';
+import { clanRoleName } from './names.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 import { DiscordLimits, truncate } from './text.ts';
 
@@ -81,7 +82,7 @@ export interface ClanMembersView {
   readonly pager: Pager;
 }
 
-/** One page of members, in the API's order (role, then score), with role numbers and verified marks. */
+/** One page of members, in the API's order (role, then score), with role names and verified marks. */
 export function renderClanMembers(t: Translator, view: ClanMembersView): ReplyPayload {
   const { name, data, page } = view;
   const perPage = data.per_page ?? CLAN_MEMBERS_PER_PAGE;
@@ -92,10 +93,7 @@ export function renderClanMembers(t: Translator, view: ClanMembersView): ReplyPa
       position: num(t, first + index + 1),
       name: text(member.player_name, 100),
       verified: member.verified ? ' ✅' : '',
-      role:
-        member.role === undefined
-          ? t.t('clan:members.roleUnknown')
-          : t.t('clan:members.role', { role: member.role }),
+      role: clanRoleName(t, member.role),
       score: num(t, member.score),
     }),
   );

@@ -10,6 +10,7 @@ import {
 } from 'discord.js';
 import { parseTime } from '../core/time.ts';
 import type { Translator } from '../i18n/index.ts';
+import { unknownName } from './names.ts';
 import { DiscordLimits, embedLength, safeText, textLength, truncate } from './text.ts';
 
 /**
@@ -44,9 +45,71 @@ export function timestamp(
   value: string | number | Date | undefined,
   style: 'R' | 'f' | 'D' | 'd' | 'F' = 'f',
 ): string {
-  if (value === undefined || value === '') return '—';
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : parseTime(value);
+  const ms = epochMs(value);
   return Number.isFinite(ms) ? `<t:${Math.floor(ms / 1000)}:${style}>` : '—';
+}
+
+/**
+ * The reader's "now" for times of past events (a match played, a listing made, a post written), and who
+ * hears about a time after it. Renderers cannot log: {@link pastTimes} turns a logger into one.
+ */
+export interface PastTimes {
+  readonly now: number;
+  readonly onFuture?: ((at: number) => void) | undefined;
+}
+
+/** A future time within this much of now is clock skew: clamped, but not worth a warning. */
+export const FUTURE_SKEW_MS = 60_000;
+
+function epochMs(value: string | number | Date | undefined): number {
+  if (value === undefined || value === '') return Number.NaN;
+  return value instanceof Date ? value.getTime() : typeof value === 'number' ? value : parseTime(value);
+}
+
+/**
+ * A past event's time. One after `past.now` is a data problem (a server clock, a bad seed): it is shown
+ * as now, never as "in 10 hours", and reported through `past.onFuture`. Without `past` it is
+ * {@link timestamp}.
+ */
+export function pastTimestamp(
+  value: string | number | Date | undefined,
+  style: 'R' | 'f' | 'D' | 'd' | 'F',
+  past: PastTimes | undefined,
+): string {
+  const ms = epochMs(value);
+  if (past === undefined || !Number.isFinite(ms) || ms <= past.now) return timestamp(value, style);
+  if (ms > past.now + FUTURE_SKEW_MS) past.onFuture?.(ms);
+  return timestamp(past.now, style);
+}
+
+/** What {@link pastTimes} needs of a logger (pino's `warn`), so that renderers need no logger of their own. */
+export interface WarnLog {
+  warn(detail: Record<string, unknown>, message: string): void;
+}
+
+let futureWarned = false;
+
+/**
+ * {@link PastTimes} for one reply: the first time in the future this process meets is logged as a warning
+ * (once: a bad data source would otherwise log on every reply); later ones are only clamped.
+ */
+export function pastTimes(now: number, log: WarnLog): PastTimes {
+  return {
+    now,
+    onFuture(at) {
+      if (futureWarned) return;
+      futureWarned = true;
+      log.warn(
+        { at: new Date(at).toISOString(), now: new Date(now).toISOString(), aheadMs: at - now },
+        'the game API sent a time in the future; shown as now (logged once per process)',
+      );
+    },
+  };
+}
+
+/** Lets a test see the once-per-process warning again. */
+export function resetFutureTimeWarning(): void {
+  futureWarned = false;
 }
 
 /** A number in the reader's locale, or a dash when the field was absent. */
@@ -186,10 +249,8 @@ export function selectRow(
   };
 }
 
-/** Region ids of the ranked API (2 Asia, 3 Europe, 4 North America); others shown by number. */
+/** Region ids of the ranked API (2 Asia, 3 Europe, 4 North America); others read "Unknown region 5". */
 export function regionLabel(t: Translator, region: number | undefined): string {
   if (region === undefined) return '—';
-  return [2, 3, 4].includes(region)
-    ? t.t(`common:regions.${region}`)
-    : t.t('common:regions.other', { id: region });
+  return [2, 3, 4].includes(region) ? t.t(`common:regions.${region}`) : unknownName(t, 'region', region);
 }

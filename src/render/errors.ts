@@ -2,14 +2,36 @@ import { ApiError, ForbiddenError, LocalRefusalError, RateLimitedError } from '.
 import { UserError } from '../core/user-error.ts';
 import type { Translator } from '../i18n/index.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
+import { didYouMeanRow, NameNotFoundError } from './suggest.ts';
 import { truncate } from './text.ts';
 
 /** The ephemeral reply for a failure; `incidentId` is shown (and logged) only for unexpected errors. */
 export function renderError(error: unknown, t: Translator, incidentId: string): ReplyPayload {
+  if (error instanceof NameNotFoundError) return renderNameNotFound(error, t);
   const { title, description } = describe(error, t, incidentId);
   return {
     ephemeral: true,
     embeds: [{ color: Colors.danger, title: truncate(title, 256), description: truncate(description, 4096) }],
+  };
+}
+
+/** "No player named `x`", and the "did you mean" buttons when there are close names. */
+function renderNameNotFound(error: NameNotFoundError, t: Translator): ReplyPayload {
+  const row = didYouMeanRow(error.choices);
+  const lines = [
+    t.t(error.key, error.vars),
+    row ? t.t('common:didYouMean.prompt') : t.t('common:didYouMean.none'),
+  ];
+  return {
+    ephemeral: true,
+    embeds: [
+      {
+        color: Colors.danger,
+        title: truncate(t.t('common:notFound.title'), 256),
+        description: truncate(lines.join('\n'), 4096),
+      },
+    ],
+    ...(row ? { components: [row] } : {}),
   };
 }
 

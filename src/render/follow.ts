@@ -2,6 +2,7 @@ import type { APIEmbed } from 'discord.js';
 import type { TrackClan, TrackLevel, TrackMatch } from '../history/events.ts';
 import type { Translator } from '../i18n/index.ts';
 import { field, fit, num, regionLabel, text, timestamp } from './common.ts';
+import { unknownName } from './names.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 /**
@@ -32,7 +33,7 @@ export function renderTrackMatch(t: Translator, match: TrackMatch, roleId?: stri
       ? text(match.mapName, NAME_MAX)
       : match.map === undefined
         ? '—'
-        : t.t('track:post.mapNumber', { id: match.map });
+        : unknownName(t, 'map', match.map);
   const fields = [
     field(t.t('track:post.result'), t.t(`track:post.results.${result}`)),
     field(

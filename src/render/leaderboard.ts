@@ -19,6 +19,7 @@ import {
   type Pager,
   type Row,
 } from './common.ts';
+import { officialMapName } from './names.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 /** Ranked regions of the developer API (2 Asia, 3 Europe, 4 North America). */
@@ -253,11 +254,16 @@ export function raidTime(value: number | undefined): string {
 export interface RaidBoardView {
   readonly data: RaidLeaderboard;
   readonly mapId: number;
+  /** The official maps' names by id (the game's `/maps`); a map not in it reads "Unknown map 31". */
+  readonly mapNames?: ReadonlyMap<number, string> | undefined;
   readonly page: number;
   readonly pager: Pager;
 }
 
-export function renderRaidBoard(t: Translator, { data, mapId, page, pager }: RaidBoardView): ReplyPayload {
+export function renderRaidBoard(
+  t: Translator,
+  { data, mapId, mapNames, page, pager }: RaidBoardView,
+): ReplyPayload {
   const slice = localPage(data.rows, page);
   const lines = slice.rows.map((row, index) =>
     t.t('leaderboard:raids.line', {
@@ -268,7 +274,7 @@ export function renderRaidBoard(t: Translator, { data, mapId, page, pager }: Rai
   );
   return board(
     Colors.danger,
-    t.t('leaderboard:raids.title', { map: t.n(data.map_id ?? mapId) }),
+    t.t('leaderboard:raids.title', { map: officialMapName(t, mapNames, data.map_id ?? mapId) }),
     lines,
     t.t('leaderboard:none'),
     t.t('leaderboard:rows', { n: t.n(data.rows.length) }),

@@ -1,6 +1,7 @@
 import type { Lobby, LobbyList } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
 import { field, fit, MAX_PAGE_ROWS, num, pageRow, text, timestamp, type Pager } from './common.ts';
+import { modeName } from './names.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 /**
@@ -23,51 +24,32 @@ export function isLobbyRegion(value: string | undefined | null): value is LobbyR
   return (LOBBY_REGIONS as readonly string[]).includes(value ?? '');
 }
 
-/**
- * Mode indices of a lobby's `g` option. The spec names none of them; these are the game's own mode
- * names (proper names, shown as the game shows them). An index not listed is shown by number.
- */
-export const MODE_NAMES: Readonly<Record<number, string>> = {
-  0: 'Free for All',
-  1: 'Team Deathmatch',
-  2: 'Hardpoint',
-  3: 'Capture the Flag',
-  4: 'Parkour',
-  5: 'Hide & Seek',
-  6: 'Infected',
-  7: 'Race',
-  8: 'Last Man Standing',
-  9: 'Simon Says',
-  10: 'Gun Game',
-  11: 'Prop Hunt',
-  12: 'Boss Hunt',
-  13: 'Classic FFA',
-  14: 'Deposit',
-  15: 'Stalker',
-  16: 'King of the Hill',
-  17: 'One in the Chamber',
-  18: 'Trade',
-  19: 'Kill Confirmed',
-  20: 'Defuse',
-  21: 'Sharp Shooter',
-  22: 'Traitor',
-  23: 'Raid',
-  24: 'Blitz',
-  25: 'Domination',
-  26: 'Squad Deathmatch',
-  27: 'Kranked FFA',
-};
+export { MODE_NAMES, modeName } from './names.ts';
 
 export const LOBBIES_PER_PAGE = 10;
 const MAP_MAX = 40;
+/**
+ * A game with less than this left (`secondsLeft`, the time to the end of its round) is about to end: by
+ * the time a reader has clicked, it is over. It is left out of the list (counted in the footer).
+ */
+export const ENDING_SECONDS = 60;
+
+/** A game id as the matchmaker writes them (`FRA:abc12`); anything else gets no link. */
+const GAME_ID = /^[A-Za-z0-9:-]{1,40}$/;
+
+/** The game's join link, or undefined for an id that is not a plausible game id. */
+export function joinUrl(gameId: string): string | undefined {
+  const id = gameId.trim();
+  return GAME_ID.test(id) ? `https://krunker.io/?game=${id}` : undefined;
+}
+
+/** Whether the game ends within {@link ENDING_SECONDS} (a game whose time left is not sent is kept). */
+export function isEnding(lobby: Lobby): boolean {
+  return lobby.secondsLeft !== undefined && lobby.secondsLeft < ENDING_SECONDS;
+}
 
 export function regionName(t: Translator, key: string): string {
   return isLobbyRegion(key) ? t.t(`lobbies:regions.${key}`) : text(key, 32);
-}
-
-export function modeName(t: Translator, mode: number | undefined): string {
-  if (mode === undefined) return t.t('common:unknown');
-  return MODE_NAMES[mode] ?? t.t('lobbies:mode', { id: mode });
 }
 
 function fill(lobby: Lobby): number {
@@ -94,10 +76,14 @@ export interface LobbiesView {
   readonly pager: Pager;
 }
 
-/** The public lobby list: counts, then the fullest lobbies, paged here (the list comes whole). */
+/**
+ * The public lobby list: counts, then the fullest lobbies with their join links, paged here (the list comes
+ * whole). Games about to end are counted but not listed.
+ */
 export function renderLobbies(t: Translator, { data, region, page, now, pager }: LobbiesView): ReplyPayload {
   const shown = region === undefined ? data.games : data.games.filter((lobby) => lobby.regionKey === region);
-  const sorted = sortLobbies(shown);
+  const sorted = sortLobbies(shown.filter((lobby) => !isEnding(lobby)));
+  const ending = shown.length - sorted.length;
   const players = shown.reduce((sum, lobby) => sum + (lobby.players ?? 0), 0);
   const pages = Math.max(1, Math.ceil(sorted.length / LOBBIES_PER_PAGE));
   const current = Math.min(Math.max(1, Math.floor(Number.isFinite(page) ? page : 1)), pages);
@@ -116,7 +102,7 @@ export function renderLobbies(t: Translator, { data, region, page, now, pager }:
     ];
     if (region === undefined) parts.push(regionName(t, lobby.regionKey));
     if (lobby.options?.custom) parts.push(t.t('lobbies:custom'));
-    parts.push(text(lobby.gameId, 32));
+    parts.push(joinUrl(lobby.gameId) ?? text(lobby.gameId, 32));
     return parts.join(' · ');
   });
 
@@ -143,7 +129,13 @@ export function renderLobbies(t: Translator, { data, region, page, now, pager }:
     fields.push(field(t.t('lobbies:byRegion'), regionLines.join('\n'), false));
   }
 
-  const none = t.t(region === undefined ? 'lobbies:none' : 'lobbies:noneInRegion');
+  const none = t.t(
+    ending > 0 ? 'lobbies:allEnding' : region === undefined ? 'lobbies:none' : 'lobbies:noneInRegion',
+  );
+  const footer = [
+    t.t('lobbies:footer'),
+    ...(ending > 0 ? [t.t('lobbies:ending', { count: t.n(ending) })] : []),
+  ].join(' · ');
   const embed = fit({
     color: Colors.info,
     title:
@@ -152,7 +144,7 @@ export function renderLobbies(t: Translator, { data, region, page, now, pager }:
         : t.t('lobbies:titleRegion', { region: regionName(t, region) }),
     description: [summary, '', ...(lines.length > 0 ? lines : [none])].join('\n'),
     fields,
-    footer: { text: t.t('lobbies:footer') },
+    footer: { text: footer },
   });
   const row =
     pages > 1

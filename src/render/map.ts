@@ -13,6 +13,7 @@ import {
   type Pager,
   type Row,
 } from './common.ts';
+import { mapCategoryName } from './names.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 import { DiscordLimits, textLength, truncate } from './text.ts';
 
@@ -83,7 +84,7 @@ export function renderMapInfo(t: Translator, map: MapInfo, leaderboardId: string
       t.t('map:info.playtime'),
       duration(t, map.playtime === undefined ? undefined : map.playtime / 1000),
     ),
-    field(t.t('map:info.category'), num(t, map.category)),
+    field(t.t('map:info.category'), mapCategoryName(t, map.category)),
     field(t.t('map:info.featured'), t.t(map.featured ? 'common:yes' : 'common:no')),
     field(t.t('map:info.created'), timestamp(map.created_at, 'D')),
     field(t.t('map:info.updated'), timestamp(map.updated_at, 'D')),

@@ -1,7 +1,9 @@
-import type { MarketSkin } from '../api/schemas/index.ts';
+import type { MarketSkin, MarketStats, SalesStatistics } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
 import { renderPriceHistoryChart } from './chart/price-history.ts';
+import { renderMarketOverviewChart } from './chart/market-overview.ts';
 import { field, fit, num, pageRow, text, timestamp, type Pager } from './common.ts';
+import { unknownName } from './names.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 import { DiscordLimits, truncate } from './text.ts';
 
@@ -29,7 +31,7 @@ export function utcDay(now: number): string {
   return new Date(Math.floor(now / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 }
 
-function kr(t: Translator, value: number | undefined, fractions = 0): string {
+export function kr(t: Translator, value: number | undefined, fractions = 0): string {
   return value === undefined
     ? '—'
     : t.t('market:kr', { value: num(t, value, { maximumFractionDigits: fractions }) });
@@ -44,10 +46,10 @@ export function renderMarketSkin(
   { data, skinName, days, page, now, pager }: MarketSkinView,
 ): ReplyPayload {
   const index = data.skin_index;
-  const plainName = skinName?.trim() ? skinName : t.t('market:unknownSkin', { index });
+  const plainName = skinName?.trim() ? skinName : unknownName(t, 'skin', index);
   const title = skinName?.trim()
     ? t.t('market:title', { skin: text(skinName, 150), index })
-    : t.t('market:unknownSkin', { index });
+    : unknownName(t, 'skin', index);
 
   const totalListings = data.total_listings;
   const listings = data.listings ?? [];
@@ -129,6 +131,146 @@ export function renderMarketSkin(
     files: [
       {
         name: CHART_FILE,
+        data: chart.png,
+        description: truncate(chart.altText, DiscordLimits.attachmentDescription),
+      },
+    ],
+  };
+}
+
+export const OVERVIEW_CHART_FILE = 'market-overview.png';
+/** Skins the overview lists and draws (the most listed of the stats page). */
+export const OVERVIEW_TOP = 10;
+/** Skins whose recent sales are read (one request each). */
+export const OVERVIEW_SALES = 5;
+/** Days of sales the overview sums. */
+export const OVERVIEW_DAYS = 7;
+
+export interface MarketOverviewView {
+  readonly stats: MarketStats;
+  /** Daily sales of some of the listed skins (`/market/items/{id}/sales-statistics`), by skin index. */
+  readonly sales: ReadonlyMap<number, SalesStatistics>;
+  readonly skinName: (index: number) => string | undefined;
+  readonly now: number;
+}
+
+interface OverviewRow {
+  readonly index: number;
+  readonly name: string;
+  readonly onSale: number;
+  readonly circulating: number | undefined;
+  readonly askLow: number | undefined;
+  readonly askHigh: number | undefined;
+  readonly recentSales: number | undefined;
+  readonly lastDay: { date: string; averagePrice: number | undefined; sales: number } | undefined;
+}
+
+/** Sales of the last `OVERVIEW_DAYS` UTC days (today included), and the latest day with sales. */
+function recent(
+  statistics: SalesStatistics | undefined,
+  now: number,
+): Pick<OverviewRow, 'recentSales' | 'lastDay'> {
+  if (!statistics) return { recentSales: undefined, lastDay: undefined };
+  const from = utcDay(now - (OVERVIEW_DAYS - 1) * DAY_MS);
+  const today = utcDay(now);
+  let total = 0;
+  let lastDay: OverviewRow['lastDay'];
+  for (const day of statistics.days) {
+    // Days ahead of today are a data problem: left out.
+    if (day.date > today) continue;
+    const sales = day.sales ?? 0;
+    if (day.date >= from) total += sales;
+    if (sales > 0 && (lastDay === undefined || day.date > lastDay.date))
+      lastDay = { date: day.date, averagePrice: day.average_price, sales };
+  }
+  return { recentSales: total, lastDay };
+}
+
+/**
+ * `/market overview`: the market's own statistics (one page of `/market/stats`: skins, circulation, what
+ * is on sale and the ask range) with the most listed skins, their recent sales (sales statistics, the
+ * last `OVERVIEW_DAYS` days) and a chart of both.
+ */
+export function renderMarketOverview(t: Translator, view: MarketOverviewView): ReplyPayload {
+  const rows: OverviewRow[] = view.stats.rows
+    .map((row) => ({
+      index: row.skin_index,
+      name: view.skinName(row.skin_index) ?? unknownName(t, 'skin', row.skin_index),
+      onSale: row.on_sale ?? 0,
+      circulating: row.circulating,
+      askLow: row.ask_low,
+      askHigh: row.ask_high,
+      ...recent(view.sales.get(row.skin_index), view.now),
+    }))
+    .sort((a, b) => b.onSale - a.onSale || a.index - b.index);
+  const top = rows.slice(0, OVERVIEW_TOP);
+  const onSale = rows.reduce((sum, row) => sum + row.onSale, 0);
+  const circulating = rows.reduce((sum, row) => sum + (row.circulating ?? 0), 0);
+  const listed = rows.filter((row) => row.onSale > 0).length;
+  const lines = top.map((row, i) =>
+    t.t('market:overview.line', {
+      rank: t.n(i + 1),
+      skin: text(row.name, 40),
+      index: row.index,
+      onSale: num(t, row.onSale),
+      ask:
+        row.askLow === undefined
+          ? t.t('market:noListings')
+          : row.askHigh === undefined || row.askHigh === row.askLow
+            ? kr(t, row.askLow)
+            : t.t('market:overview.range', { low: kr(t, row.askLow), high: kr(t, row.askHigh) }),
+    }),
+  );
+  const salesLines = top
+    .filter((row) => row.recentSales !== undefined)
+    .map((row) =>
+      row.lastDay === undefined
+        ? t.t('market:overview.noSales', { skin: text(row.name, 40) })
+        : t.t('market:overview.salesLine', {
+            skin: text(row.name, 40),
+            sales: num(t, row.recentSales),
+            date: row.lastDay.date,
+            count: num(t, row.lastDay.sales),
+            price: row.lastDay.averagePrice === undefined ? '—' : kr(t, row.lastDay.averagePrice, 2),
+          }),
+    );
+  const embed = fit({
+    color: Colors.gold,
+    title: t.t('market:overview.title'),
+    fields: [
+      field(t.t('market:overview.skins'), num(t, rows.length)),
+      field(t.t('market:overview.listedSkins'), num(t, listed)),
+      field(t.t('market:overview.onSale'), num(t, onSale)),
+      field(t.t('market:circulating'), num(t, circulating)),
+      field(
+        t.t('market:overview.mostListed'),
+        lines.length > 0 ? lines.join('\n') : t.t('market:noListings'),
+        false,
+      ),
+      field(
+        t.t('market:overview.recentSales', { days: t.n(OVERVIEW_DAYS) }),
+        salesLines.length > 0 ? salesLines.join('\n') : t.t('market:noRecentSales'),
+        false,
+      ),
+    ],
+    image: { url: `attachment://${OVERVIEW_CHART_FILE}` },
+    footer: { text: t.t('market:overview.footer') },
+  });
+  const chart = renderMarketOverviewChart({
+    title: t.t('market:overview.chartTitle', { days: t.n(OVERVIEW_DAYS) }),
+    bars: top.map((row) => ({ label: row.name, onSale: row.onSale, sales: row.recentSales })),
+    locale: t.locale,
+    labels: {
+      onSale: t.t('market:overview.onSale'),
+      sales: t.t('market:overview.chartSales', { days: t.n(OVERVIEW_DAYS) }),
+      empty: t.t('market:noListings'),
+    },
+  });
+  return {
+    embeds: [embed],
+    files: [
+      {
+        name: OVERVIEW_CHART_FILE,
         data: chart.png,
         description: truncate(chart.altText, DiscordLimits.attachmentDescription),
       },

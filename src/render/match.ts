@@ -1,9 +1,23 @@
-import type { APIEmbed } from 'discord.js';
-import type { MatchDetails, MatchParticipant } from '../api/schemas/index.ts';
+import { ButtonStyle, ComponentType, type APIButtonComponent, type APIEmbed } from 'discord.js';
+import type { MatchDetails, MatchParticipant, PlayerMatch, PlayerMatches } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
-import { field, fit, num, percent, regionLabel, text, timestamp } from './common.ts';
+import {
+  field,
+  fit,
+  num,
+  pageRow,
+  pageRows,
+  pastTimestamp,
+  percent,
+  regionLabel,
+  text,
+  type PastTimes,
+  type Row,
+} from './common.ts';
+import { officialMapName, unknownName } from './names.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
-import { DiscordLimits, embedLength, textLength } from './text.ts';
+import type { PageView } from './player.ts';
+import { DiscordLimits, embedLength, textLength, truncate } from './text.ts';
 
 export type TeamResult = 'win' | 'loss' | 'draw' | 'unknown';
 
@@ -111,12 +125,14 @@ function linesWithin<T>(
 
 export interface MatchView {
   readonly match: MatchDetails;
-  /** The official map's name when known (raw, not escaped); otherwise the map is shown by number. */
+  /** The official map's name when known (raw, not escaped); otherwise "Unknown map 7". */
   readonly mapName: string | undefined;
+  /** Now, for the match's date (a date after it is shown as now and reported). */
+  readonly past?: PastTimes | undefined;
 }
 
 /** A ranked match: an overview, then one embed per team coloured by its result. */
-export function renderMatch(t: Translator, { match, mapName }: MatchView): ReplyPayload {
+export function renderMatch(t: Translator, { match, mapName, past }: MatchView): ReplyPayload {
   const participants = match.participants ?? [];
   const teams = groupTeams(participants).slice(0, MAX_TEAMS);
   const map =
@@ -124,7 +140,7 @@ export function renderMatch(t: Translator, { match, mapName }: MatchView): Reply
       ? '—'
       : mapName?.trim()
         ? t.t('match:mapNamed', { name: text(mapName, 80), id: match.map })
-        : t.t('match:mapNumber', { id: match.map });
+        : unknownName(t, 'map', match.map);
 
   const scoreline = teams
     .map((team) =>
@@ -144,7 +160,9 @@ export function renderMatch(t: Translator, { match, mapName }: MatchView): Reply
       field(t.t('match:map'), map),
       field(
         t.t('match:date'),
-        match.date ? `${timestamp(match.date, 'f')} (${timestamp(match.date, 'R')})` : '—',
+        match.date
+          ? `${pastTimestamp(match.date, 'f', past)} (${pastTimestamp(match.date, 'R', past)})`
+          : '—',
       ),
       field(t.t('match:duration'), matchDuration(t, match.duration)),
       field(t.t('match:season'), num(t, match.season)),
@@ -185,4 +203,83 @@ export function renderMatch(t: Translator, { match, mapName }: MatchView): Reply
 function sum(players: readonly MatchParticipant[], key: 'kills' | 'damage_done'): number | undefined {
   const values = players.map((p) => p[key]).filter((value): value is number => value !== undefined);
   return values.length === 0 ? undefined : values.reduce((total, value) => total + value, 0);
+}
+
+function resultMark(victory: number | undefined): string {
+  if (victory === 1) return '🟩';
+  if (victory === 0) return '🟥';
+  if (victory === -1) return '⬜';
+  return '▫️';
+}
+
+export interface MatchesView extends PageView<PlayerMatches> {
+  readonly season: number | undefined;
+  /** The official maps' names by id (one cached `/maps` lookup for the page); none: "Unknown map 7". */
+  readonly mapNames?: ReadonlyMap<number, string> | undefined;
+  /** The custom id of the button that opens a match (`/match`); no buttons when undefined. */
+  readonly openMatch?: ((matchId: string) => string | undefined) | undefined;
+}
+
+/** Match buttons: five to a row, in the rows the pager leaves (Discord allows five rows). */
+const MATCH_BUTTON_ROWS = 4;
+const BUTTONS_PER_ROW = 5;
+
+function matchButtonRows(
+  matches: readonly PlayerMatch[],
+  openMatch: ((matchId: string) => string | undefined) | undefined,
+): Row[] {
+  if (!openMatch) return [];
+  const buttons: APIButtonComponent[] = [];
+  for (const m of matches.slice(0, MATCH_BUTTON_ROWS * BUTTONS_PER_ROW)) {
+    const id = openMatch(m.match_id);
+    if (!id) continue;
+    buttons.push({
+      type: ComponentType.Button,
+      style: ButtonStyle.Secondary,
+      custom_id: id,
+      label: truncate(`${resultMark(m.victory)} ${m.match_id}`, DiscordLimits.buttonLabel),
+    });
+  }
+  const rows: Row[] = [];
+  for (let at = 0; at < buttons.length; at += BUTTONS_PER_ROW) {
+    rows.push({ type: ComponentType.ActionRow, components: buttons.slice(at, at + BUTTONS_PER_ROW) });
+  }
+  return rows;
+}
+
+/** A page of ranked matches: result, map by name, K/D, score, region, when; each match a button to open it. */
+export function renderMatches(
+  t: Translator,
+  { name, data, page, season, pager, past, mapNames, openMatch }: MatchesView,
+): ReplyPayload {
+  const perPage = data.per_page ?? 10;
+  const shown = pageRows(data.matches, perPage);
+  const lines = shown.map((m) => {
+    const result = t.t(
+      `player:matches.result.${m.victory === 1 ? 'win' : m.victory === -1 ? 'draw' : 'loss'}`,
+    );
+    return t.t('player:matches.line', {
+      mark: resultMark(m.victory),
+      result,
+      id: m.match_id,
+      map: officialMapName(t, mapNames, m.map) ?? '—',
+      kills: num(t, m.kills),
+      deaths: num(t, m.deaths),
+      score: num(t, m.score),
+      region: regionLabel(t, m.region),
+      when: pastTimestamp(m.date, 'R', past),
+    });
+  });
+  const embed = fit({
+    color: Colors.info,
+    title: t.t('player:matches.title', { name: text(name, 100) }),
+    description: lines.length > 0 ? lines.join('\n') : t.t('player:matches.none'),
+    footer: { text: season ? t.t('common:season', { season }) : t.t('player:matches.allSeasons') },
+  });
+  const row = pageRow(t, {
+    pager,
+    page,
+    hasNext: data.matches.length >= perPage,
+  });
+  return { embeds: [embed], components: [...matchButtonRows(shown, openMatch), ...(row ? [row] : [])] };
 }

@@ -1,4 +1,4 @@
-import type { APIEmbed } from 'discord.js';
+import { ButtonStyle, ComponentType, type APIEmbed } from 'discord.js';
 import type {
   MarketHistory,
   MatchHistory,
@@ -9,12 +9,27 @@ import type {
   Wallet,
 } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
-import { field, fit, num, percent, ratio, regionLabel, text, timestamp } from './common.ts';
+import {
+  field,
+  fit,
+  num,
+  pageRow,
+  percent,
+  ratio,
+  regionLabel,
+  text,
+  timestamp,
+  type Pager,
+  type Row,
+} from './common.ts';
+import { DiscordLimits, truncate } from './text.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
+import { unknownName } from './names.ts';
 
 /**
- * Replies of `/me`: the token owner's own data, always ephemeral. No buttons: the token is not kept,
- * so a further page is another `/me` with its `page` option (and the token again).
+ * Replies of `/me`: the token owner's own data, always ephemeral. Pages have buttons: while the token is
+ * kept in memory a click reads the next page with it, otherwise the click asks for the token again. While
+ * it is kept, every reply says until when and carries a "Forget my token" button.
  */
 export type SkinNames = (index: number) => string | undefined;
 export type MapNames = (id: number) => string | undefined;
@@ -25,11 +40,78 @@ const LIST_MAX = 25;
 function skin(t: Translator, names: SkinNames, index: number | undefined): string {
   if (index === undefined) return t.t('common:unknown');
   const name = names(index);
-  return name ? `**${text(name, 80)}**` : t.t('me:skinIndex', { index });
+  return name ? `**${text(name, 80)}**` : unknownName(t, 'skin', index);
 }
 
 function reply(embed: APIEmbed): ReplyPayload {
   return { ephemeral: true, embeds: [fit(embed)] };
+}
+
+/** What the command adds around a `/me` reply: page buttons, and the kept token's note and button. */
+export interface MeControls {
+  /** The id of the "Forget my token" button, when the token is kept. */
+  readonly forgetId?: string | undefined;
+  /** Epoch ms until which the token is kept, when it is. */
+  readonly keptUntil?: number | undefined;
+}
+
+export interface MePaging {
+  readonly pager: Pager;
+  readonly page: number;
+  readonly totalPages?: number | undefined;
+  readonly hasNext: boolean;
+}
+
+/** The reply with its page row and, while the token is kept, the note and the "Forget" button. */
+export function withControls(
+  t: Translator,
+  payload: ReplyPayload,
+  controls: MeControls,
+  paging?: MePaging,
+): ReplyPayload {
+  const rows: Row[] = [];
+  const pages = paging ? pageRow(t, paging) : undefined;
+  if (pages) rows.push(pages);
+  const { forgetId, keptUntil } = controls;
+  const kept = forgetId !== undefined && keptUntil !== undefined;
+  if (kept) rows.push(forgetRow(t, forgetId));
+  return {
+    ...payload,
+    ...(kept ? { content: t.t('me:kept.note', { until: timestamp(keptUntil, 'R') }) } : {}),
+    components: rows,
+  };
+}
+
+function forgetRow(t: Translator, forgetId: string): Row {
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      {
+        type: ComponentType.Button,
+        style: ButtonStyle.Danger,
+        custom_id: forgetId,
+        label: truncate(t.t('me:kept.forgetButton'), DiscordLimits.buttonLabel),
+      },
+    ],
+  };
+}
+
+/** The answer to "Forget my token" and `/me forget`. */
+export function renderForgotten(t: Translator, wasKept: boolean): ReplyPayload {
+  return reply({
+    color: Colors.success,
+    title: t.t(wasKept ? 'me:kept.forgottenTitle' : 'me:kept.noneTitle'),
+    description: t.t(wasKept ? 'me:kept.forgotten' : 'me:kept.none'),
+  });
+}
+
+/** The Forget button's update of the reply it sits on: the data stays, the note and button go. */
+export function forgottenUpdate(
+  t: Translator,
+  embeds: readonly APIEmbed[],
+  otherRows: readonly Row[],
+): ReplyPayload {
+  return { content: t.t('me:kept.forgottenNote'), embeds: [...embeds], components: [...otherRows] };
 }
 
 export function renderWallet(t: Translator, wallet: Wallet): ReplyPayload {
@@ -103,6 +185,26 @@ function skinList(t: Translator, names: SkinNames, indices: readonly number[] | 
   return rest > 0 ? `${shown.join(', ')} ${t.t('me:trades.andMore', { n: rest })}` : shown.join(', ');
 }
 
+/**
+ * Which way the KR went, from the token owner's side: `kr` is signed like a change of their balance
+ * (above 0 they received it, below 0 they gave it). The spec gives only `kr`; the sign is the
+ * convention docs/secrets.md states, and an unsigned upstream reads as received.
+ */
+export type KrDirection = 'received' | 'given' | 'none';
+
+export function krDirection(kr: number | undefined): KrDirection {
+  if (kr === undefined || kr === 0 || !Number.isFinite(kr)) return 'none';
+  return kr > 0 ? 'received' : 'given';
+}
+
+function krLine(t: Translator, kr: number | undefined): string {
+  const direction = krDirection(kr);
+  if (direction === 'none') return t.t('me:trades.krNone');
+  return t.t(direction === 'received' ? 'me:trades.krReceived' : 'me:trades.krGiven', {
+    kr: num(t, Math.abs(kr ?? 0)),
+  });
+}
+
 export function renderTrades(
   t: Translator,
   trades: TradesHistory,
@@ -124,7 +226,7 @@ export function renderTrades(
       [
         t.t('me:trades.given', { skins: skinList(t, skinName, trade.gv) }),
         t.t('me:trades.received', { skins: skinList(t, skinName, trade.rc) }),
-        t.t('me:trades.kr', { kr: num(t, trade.kr) }),
+        krLine(t, trade.kr),
         timestamp(trade.ts, 'f'),
       ].join('\n'),
       false,
@@ -206,7 +308,11 @@ export function renderMatchHistory(
     return t.t('me:matches.line', {
       mark: resultMark(match.result),
       result: t.t(`me:matches.result.${result}`),
-      map: map ? text(map, 60) : t.t('me:matches.mapId', { id: match.map ?? '?' }),
+      map: map
+        ? text(map, 60)
+        : match.map === undefined
+          ? t.t('common:unknown')
+          : unknownName(t, 'map', match.map),
       kills: num(t, match.kills),
       deaths: num(t, match.deaths),
       score: num(t, match.score),

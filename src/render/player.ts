@@ -1,12 +1,7 @@
 import type { APIEmbedField } from 'discord.js';
-import type {
-  PlayerInventory,
-  PlayerListings,
-  PlayerMatches,
-  PlayerPosts,
-  PlayerProfile,
-} from '../api/schemas/index.ts';
+import type { PlayerInventory, PlayerListings, PlayerPosts, PlayerProfile } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
+import { renderProfileCard, type CardBadge } from './chart/card.ts';
 import { renderRankedStandingChart } from './chart/ranked-standing.ts';
 import {
   duration,
@@ -16,6 +11,8 @@ import {
   num,
   pageRow,
   type Pager,
+  pastTimestamp,
+  type PastTimes,
   pageRows,
   percent,
   ratio,
@@ -26,6 +23,8 @@ import {
   type Row,
 } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
+import { className, unknownName } from './names.ts';
+import { renderInventoryPage, type InventoryView } from './market-inventory.ts';
 
 export const PROFILE_SECTIONS = ['overview', 'ranked', 'combat', 'killstreaks', 'classes'] as const;
 export type ProfileSection = (typeof PROFILE_SECTIONS)[number];
@@ -33,24 +32,6 @@ export type ProfileSection = (typeof PROFILE_SECTIONS)[number];
 export function isProfileSection(value: string | undefined): value is ProfileSection {
   return (PROFILE_SECTIONS as readonly string[]).includes(value ?? '');
 }
-
-/** Class ids of `class_stats` the game documents nowhere; shown by number when not known here. */
-const CLASS_NAMES: Readonly<Record<string, string>> = {
-  '0': 'Triggerman',
-  '1': 'Hunter',
-  '2': 'Run N Gun',
-  '3': 'Spray N Pray',
-  '4': 'Vince',
-  '5': 'Detective',
-  '6': 'Marksman',
-  '7': 'Rocketeer',
-  '8': 'Agent',
-  '9': 'Runner',
-  '10': 'Bowman',
-  '11': 'Commando',
-  '12': 'Trooper',
-  '13': 'Infiltrator',
-};
 
 function profileColor(profile: PlayerProfile): number {
   if (profile.hacker_tagged) return Colors.danger;
@@ -133,9 +114,7 @@ function sectionFields(t: Translator, profile: PlayerProfile, section: ProfileSe
       return Object.entries(p.class_stats ?? {})
         .sort(([, a], [, b]) => b - a)
         .slice(0, MAX_PAGE_ROWS)
-        .map(([id, score]) =>
-          field(CLASS_NAMES[id] ?? t.t('player:profile.classId', { id: text(id, 20) }), num(t, score)),
-        );
+        .map(([id, score]) => field(className(t, id), num(t, score)));
   }
 }
 
@@ -146,12 +125,53 @@ export interface ProfileView {
   readonly menuId: string | undefined;
   /** Fields of change since earlier snapshots (`changeFields`), shown after the section's own. */
   readonly changes?: readonly APIEmbedField[] | undefined;
+  /** Earlier ranked standings (from the snapshots) for the ranked chart's line over time. */
+  readonly rankedHistory?:
+    readonly { readonly at: number; readonly ranked: readonly RankedPoint[] }[] | undefined;
+  /** When the profile was read: the end of the ranked chart's line over time. */
+  readonly now?: number | undefined;
 }
 
-/** The profile, one section at a time, with a menu to switch sections (and the ranked chart). */
+interface RankedPoint {
+  readonly region: number;
+  readonly mmr: number;
+}
+
+/** What the profile card shows, formatted in the reader's language. */
+function profileCardInput(t: Translator, profile: PlayerProfile) {
+  const badges: CardBadge[] = [];
+  if (profile.verified) badges.push({ kind: 'verified', label: t.t('player:profile.verified') });
+  if (profile.premium) badges.push({ kind: 'premium', label: t.t('player:profile.premium') });
+  if (profile.kpd) badges.push({ kind: 'kpd', label: t.t('player:profile.kpd') });
+  if (profile.hacker_tagged) badges.push({ kind: 'hacker', label: t.t('player:profile.hacker') });
+  const ranked = [...(profile.ranked ?? [])].slice(0, 16).sort((a, b) => (b.mmr ?? 0) - (a.mmr ?? 0));
+  return {
+    name: profile.player_name,
+    clan: profile.clan,
+    level: t.t('player:card.level', { level: num(t, profile.level) }),
+    badges,
+    stats: [
+      { label: t.t('player:profile.kdr'), value: ratio(t, profile.kdr) },
+      { label: t.t('player:profile.kills'), value: num(t, profile.kills) },
+      { label: t.t('player:profile.score'), value: num(t, profile.score) },
+      { label: t.t('player:profile.winRate'), value: percent(t, profile.wins, profile.games) },
+      { label: t.t('player:profile.timePlayed'), value: duration(t, profile.time_played) },
+    ],
+    ranked: {
+      title: t.t('player:card.ranked'),
+      regions: ranked.map((r) => ({
+        label: regionLabel(t, r.region),
+        value: t.t('player:card.mmr', { mmr: num(t, r.mmr) }),
+      })),
+      none: t.t('player:card.noRanked'),
+    },
+  };
+}
+
+/** The profile, one section at a time, with a menu to switch sections (the card, the ranked chart). */
 export function renderProfile(
   t: Translator,
-  { profile, section, menuId, changes }: ProfileView,
+  { profile, section, menuId, changes, rankedHistory, now }: ProfileView,
 ): ReplyPayload {
   const fields = [...sectionFields(t, profile, section), ...(changes ?? [])];
   const description = [badges(t, profile), fields.length === 0 ? t.t(`player:profile.empty.${section}`) : '']
@@ -168,6 +188,13 @@ export function renderProfile(
   });
 
   const files: Array<{ name: string; data: Buffer; description: string }> = [];
+  if (section === 'overview') {
+    // The card sums up the player on the first page, the one a user shares; the other sections are
+    // the details (and the ranked one has its own chart), so they go without it.
+    const card = renderProfileCard(profileCardInput(t, profile));
+    files.push({ name: 'card.png', data: card.png, description: card.altText });
+    embed.image = { url: 'attachment://card.png' };
+  }
   if (section === 'ranked' && (profile.ranked ?? []).length > 0) {
     const chart = renderRankedStandingChart({
       title: t.t('player:profile.rankedChartTitle', { name: profile.player_name }),
@@ -176,13 +203,21 @@ export function renderProfile(
         mmr: r.mmr ?? 0,
         wins: r.wins ?? 0,
         losses: r.losses ?? 0,
+        history: (rankedHistory ?? []).flatMap((point) => {
+          const standing = point.ranked.find((kept) => kept.region === r.region);
+          return standing === undefined ? [] : [{ at: point.at, mmr: standing.mmr }];
+        }),
       })),
       locale: t.locale,
+      now: now ?? 0,
       labels: {
         mmr: t.t('player:profile.mmr'),
         wins: t.t('player:profile.wins'),
         losses: t.t('player:profile.losses'),
         none: t.t('player:profile.empty.ranked'),
+        best: t.t('player:card.chart.best'),
+        history: t.t('player:card.chart.history'),
+        noHistory: t.t('player:card.chart.noHistory'),
       },
     });
     files.push({ name: 'ranked.png', data: chart.png, description: chart.altText });
@@ -206,64 +241,30 @@ export function renderProfile(
   return { embeds: [embed], components, files };
 }
 
-function resultMark(victory: number | undefined): string {
-  if (victory === 1) return '🟩';
-  if (victory === 0) return '🟥';
-  if (victory === -1) return '⬜';
-  return '▫️';
-}
-
 export interface PageView<T> {
   readonly name: string;
   readonly data: T;
   readonly page: number;
   readonly pager: Pager;
+  /** Now, for the times of past events (one after it is shown as now and reported). */
+  readonly past?: PastTimes | undefined;
 }
 
-export function renderMatches(
-  t: Translator,
-  { name, data, page, season, pager }: PageView<PlayerMatches> & { readonly season: number | undefined },
-): ReplyPayload {
-  const perPage = data.per_page ?? 10;
-  const lines = pageRows(data.matches, perPage).map((m) => {
-    const result = t.t(
-      `player:matches.result.${m.victory === 1 ? 'win' : m.victory === -1 ? 'draw' : 'loss'}`,
-    );
-    return t.t('player:matches.line', {
-      mark: resultMark(m.victory),
-      result,
-      id: m.match_id,
-      kills: num(t, m.kills),
-      deaths: num(t, m.deaths),
-      score: num(t, m.score),
-      region: regionLabel(t, m.region),
-      when: timestamp(m.date, 'R'),
-    });
-  });
-  const embed = fit({
-    color: Colors.info,
-    title: t.t('player:matches.title', { name: text(name, 100) }),
-    description: lines.length > 0 ? lines.join('\n') : t.t('player:matches.none'),
-    footer: { text: season ? t.t('common:season', { season }) : t.t('player:matches.allSeasons') },
-  });
-  const row = pageRow(t, {
-    pager,
-    page,
-    hasNext: data.matches.length >= perPage,
-  });
-  return { embeds: [embed], components: row ? [row] : [] };
-}
+export { renderMatches, type MatchesView } from './match.ts';
 
 export function renderListings(
   t: Translator,
-  { name, data, page, pager }: PageView<PlayerListings>,
+  { name, data, page, pager, past }: PageView<PlayerListings>,
   skinName: (index: number) => string | undefined,
 ): ReplyPayload {
   const lines = pageRows(data.listings, data.per_page ?? 10).map((l) =>
     t.t('player:listings.line', {
-      skin: text(l.skin_index === undefined ? '?' : (skinName(l.skin_index) ?? `#${l.skin_index}`), 100),
+      skin:
+        l.skin_index === undefined
+          ? t.t('common:unknown')
+          : text(skinName(l.skin_index) ?? unknownName(t, 'skin', l.skin_index), 100),
       price: num(t, l.price),
-      when: timestamp(l.listed_at, 'R'),
+      when: pastTimestamp(l.listed_at, 'R', past),
     }),
   );
   const embed = fit({
@@ -279,12 +280,15 @@ export function renderListings(
   return { embeds: [embed], components: row ? [row] : [] };
 }
 
-export function renderPosts(t: Translator, { name, data, page, pager }: PageView<PlayerPosts>): ReplyPayload {
+export function renderPosts(
+  t: Translator,
+  { name, data, page, pager, past }: PageView<PlayerPosts>,
+): ReplyPayload {
   // Discord does not render timestamps in field names: the date goes into the value.
   const fields = pageRows(data.posts, data.per_page ?? 10).map((post) =>
     field(
       t.t('player:posts.meta', { votes: num(t, post.votes), comments: num(t, post.comment_count) }),
-      `${text(post.text, 900)}\n${timestamp(post.date, 'R')}`,
+      `${text(post.text, 900)}\n${pastTimestamp(post.date, 'R', past)}`,
       false,
     ),
   );
@@ -301,33 +305,21 @@ export function renderPosts(t: Translator, { name, data, page, pager }: PageView
   return { embeds: [embed], components: row ? [row] : [] };
 }
 
-const INVENTORY_LINES = 40;
-
+/**
+ * `/player inventory`: every skin, paged, with rarity, price and value (`renderInventoryPage` in
+ * `market.ts`, beside the other market views); `extras` brings the prices, rarities and buttons.
+ */
 export function renderInventory(
   t: Translator,
   name: string,
   items: PlayerInventory,
   skinName: (index: number) => string | undefined,
+  extras: Omit<InventoryView, 'name' | 'items' | 'skinName'> = {},
 ): ReplyPayload {
-  const sorted = [...items].sort((a, b) => (b.count ?? 0) - (a.count ?? 0));
-  const total = sorted.reduce((sum, item) => sum + (item.count ?? 0), 0);
-  const lines = sorted.slice(0, INVENTORY_LINES).map((item) =>
-    t.t('player:inventory.line', {
-      skin: text(skinName(item.skin_index) ?? `#${item.skin_index}`, 100),
-      count: num(t, item.count),
-    }),
-  );
-  if (sorted.length > INVENTORY_LINES) {
-    lines.push(t.t('player:inventory.more', { count: t.n(sorted.length - INVENTORY_LINES) }));
-  }
-  return {
-    embeds: [
-      fit({
-        color: Colors.gold,
-        title: t.t('player:inventory.title', { name: text(name, 100) }),
-        description: lines.length > 0 ? lines.join('\n') : t.t('player:inventory.none'),
-        footer: { text: t.t('player:inventory.footer', { kinds: t.n(sorted.length), total: t.n(total) }) },
-      }),
-    ],
-  };
+  return renderInventoryPage(t, {
+    ...extras,
+    name,
+    items: items.map((item) => ({ skinIndex: item.skin_index, count: item.count ?? 0 })),
+    skinName,
+  });
 }

@@ -19,7 +19,7 @@ const bearerCalls = () => h.sandbox.requests.entries().filter((entry) => entry.b
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
 describe('/me', () => {
-  it('asks for the token in a modal every time, without deferring first', async () => {
+  it('asks for the token in a modal when none is kept, without deferring first', async () => {
     for (const sub of ['wallet', 'market-history', 'listings', 'trades', 'ranked', 'matches']) {
       const pending = h.command('me', sub, {}, USER);
       const shown = await pending.response();
@@ -31,6 +31,8 @@ describe('/me', () => {
       };
       expect(modal.custom_id.startsWith(`me:${sub}`)).toBe(true);
       expect(modal.components[0]?.component.custom_id).toBe('secret');
+      // Remembering is opt-in: the second input is the choice, "no" by default.
+      expect(modal.components[1]?.component).toMatchObject({ custom_id: 'remember', type: 3 });
     }
   });
 

@@ -71,6 +71,7 @@ describe('loadConfig defaults', () => {
       secret: {},
       events: { pollSeconds: 30, leaseSeconds: 90 },
       follow: { trackLimit: 50, trackMinutes: 5, linkedHours: 24 },
+      alerts: { userLimit: 10, guildLimit: 50 },
       http: {},
       log: { level: 'info' },
     });

@@ -70,7 +70,7 @@ describe('featured map announcements', () => {
       renderMapUnfeatured(en, { mapId: 1, mapName: NASTY, creator: LONG, featuredAt: NOW }, NOW + 1),
     ];
     for (const payload of payloads) expectSafe(payload, ROLE_PING);
-    expect(payloads[2]?.embeds?.[0]?.title).toBe('⭐ Featured map: Map #?');
+    expect(payloads[2]?.embeds?.[0]?.title).toBe('⭐ Featured map: Unknown');
     expect(payloads[3]?.embeds?.[0]?.description).toContain('unknown creator');
   });
 });

@@ -1,3 +1,4 @@
+import { clanRoleName } from '../../src/render/names.ts';
 import { renderClanMembers, renderClanProfile } from './with-ids.ts';
 import { describe, expect, it } from 'vitest';
 import { clanNameOf } from '../../commands/clan.ts';
@@ -109,7 +110,7 @@ describe('clan profile', () => {
 });
 
 describe('clan members', () => {
-  it('renders a sandbox page in the API order with role numbers and scores', async () => {
+  it('renders a sandbox page in the API order with role names and scores', async () => {
     const data = await live.client.api.clanMembers({ clanName: live.sandbox.world.samples.clan, page: 1 });
     const payload = renderClanMembers(en, { name: 'Vortex', data, page: 1, memberCount: 5, now: NOW });
     expectSafe(payload);
@@ -117,7 +118,8 @@ describe('clan members', () => {
     expect(lines).toHaveLength(data.members.length);
     data.members.forEach((member, i) => {
       expect(lines[i]).toContain(`**#${i + 1}** ${text(member.player_name, 100)}`);
-      expect(lines[i]).toContain(`Role ${String(member.role)}`);
+      expect(lines[i]).toContain(` · ${clanRoleName(en, member.role)} · `);
+      expect(lines[i]).not.toMatch(/Role \d/);
       expect(lines[i]).toContain(`score ${en.n(member.score ?? NaN)}`);
     });
     expect(embedOf(payload).footer?.text).toBe('5 members');
@@ -149,8 +151,8 @@ describe('clan members', () => {
     const payload = renderClanMembers(en, { name: 'Big:Clan~', data, page: 2, memberCount: 95, now: NOW });
     expectSafe(payload);
     const description = embedOf(payload).description ?? '';
-    expect(description.split('\n')[0]).toBe('**#11** P0 ✅ · Role 0 · score 1,000');
-    expect(description.split('\n')[1]).toBe('**#12** P1 · Role 0 · score 999');
+    expect(description.split('\n')[0]).toBe('**#11** P0 ✅ · Member · score 1,000');
+    expect(description.split('\n')[1]).toBe('**#12** P1 · Member · score 999');
     expect(embedOf(payload).footer?.text).toBe('95 members · ✅ verified');
     const ids = customIds(payload).map((id) => decodeComponentId(id));
     expect(ids[0]?.args).toEqual(['Big:Clan~', '1']);
@@ -199,7 +201,7 @@ describe('clan members', () => {
     expect(lines[0]).toBe(
       '**#1** \\*\\*@\u200Beveryone\\*\\* <\u200B@123> # head \\[x\\](http://e.vil) · Role unknown',
     );
-    expect(lines[1]).toContain('✅ · Role 2 · score 0');
+    expect(lines[1]).toContain('✅ · Co-leader · score 0');
 
     const empty = renderClanMembers(en, {
       name: 'C',

@@ -222,9 +222,15 @@ describe('raid board', () => {
   it('renders a sandbox raid map as times, 25 of its 100 rows a page', async () => {
     const mapId = RAID_MAP_IDS[0];
     const data = await live.client.api.raidLeaderboard({ mapId });
-    const payload = renderRaidBoard(en, { data, mapId, page: 1, now: NOW });
+    const maps = await live.client.api.officialMaps();
+    const mapNames = new Map(maps.map((map) => [map.id, map.name]));
+    const payload = renderRaidBoard(en, { data, mapId, mapNames, page: 1, now: NOW });
     expectSafe(payload);
-    expect(embedOf(payload).title).toBe(`Raid leaderboard · map ${mapId}`);
+    expect(embedOf(payload).title).toBe(`Raid leaderboard · ${mapNames.get(mapId)}`);
+    expect(mapNames.get(mapId)).toMatch(/^[A-Z]/);
+    // Without the list (the game's /maps failed), the id reads naturally.
+    const unnamed = renderRaidBoard(en, { data, mapId, page: 1, now: NOW });
+    expect(embedOf(unnamed).title).toBe(`Raid leaderboard · Unknown map ${mapId}`);
     expect(descriptionLines(payload)).toHaveLength(25);
     expect(descriptionLines(payload)[0]).toContain(`⏱️ ${raidTime(data.rows[0]?.value)}`);
     expect(buttons(payload)[2]?.id).toMatchObject({ action: 'raids', args: [String(mapId), '2'] });

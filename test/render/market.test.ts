@@ -66,7 +66,7 @@ describe('market skin', () => {
     const data = await live.client.api.marketSkin({ skinIndex: index, days: 7, page: last });
     const payload = renderMarketSkin(fr, { data, skinName: undefined, days: 7, page: last, now });
     expectSafe(payload);
-    expect(payload.embeds?.[0]?.title).toBe(`Skin #${index}`);
+    expect(payload.embeds?.[0]?.title).toBe(`Skin inconnu ${index}`);
     const listings = Object.entries(fieldsOf(payload)).find(([name]) => name.startsWith('Annonces ·'));
     expect(listings?.[1].startsWith(`**${fr.n((last - 1) * 10 + 1)}.** `)).toBe(true);
     const [previous, , next] = buttons(payload);
@@ -190,7 +190,7 @@ describe('market buttons and autocomplete', () => {
     ]);
     expect(skinChoices(en, names, '3').map((c) => c.value)).toEqual([3, 31]);
     expect(skinChoices(en, names, 31)).toEqual([{ name: 'Red Dragon (#31)', value: 31 }]);
-    expect(skinChoices(en, names, '999')).toEqual([{ name: 'Skin #999', value: 999 }]);
+    expect(skinChoices(en, names, '999')).toEqual([{ name: 'Unknown skin 999', value: 999 }]);
     expect(skinChoices(en, new NameIndex(), '')).toEqual([]);
 
     const many = new NameIndex();

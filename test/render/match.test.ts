@@ -85,7 +85,7 @@ describe('match', () => {
     const [, ...teams] = payload.embeds ?? [];
     expect(teams.map((embed) => embed.color)).toEqual([Colors.draw, Colors.draw]);
     expect(teams.every((embed) => embed.title?.includes('Remis'))).toBe(true);
-    expect(fieldsOf(payload)['Mapa']).toBe(`Mapa ${match.map}`);
+    expect(fieldsOf(payload)['Mapa']).toBe(`Nieznana mapa ${match.map}`);
   });
 
   it('reads each team result from victory: 1 win, 0 loss, -1 draw, absent unknown', () => {

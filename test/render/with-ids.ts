@@ -2,6 +2,7 @@ import { clanIds } from '../../commands/clan.ts';
 import { kpdIds } from '../../commands/kpd.ts';
 import { leaderboardIds } from '../../commands/leaderboard.ts';
 import { lobbiesIds } from '../../commands/lobbies.ts';
+import { matchIds } from '../../commands/match.ts';
 import { mapIds } from '../../commands/map.ts';
 import { marketIds } from '../../commands/market.ts';
 import { modsIds } from '../../commands/mods.ts';
@@ -79,12 +80,13 @@ export const renderModList = (t: Translator, view: WithNow<mods.ModListView>) =>
 
 export const renderProfile = (t: Translator, view: WithNow<player.ProfileView>) =>
   player.renderProfile(t, { ...view, menuId: playerIds.section(view.profile.player_name, view.now) });
-export const renderMatches = (
-  t: Translator,
-  view: WithNow<player.PageView<Parameters<typeof player.renderMatches>[1]['data']>> & {
-    readonly season: number | undefined;
-  },
-) => player.renderMatches(t, { ...view, pager: playerIds.matches(view.name, view.season, view.now) });
+/** With the match buttons of `/player matches` unless the view says otherwise. */
+export const renderMatches = (t: Translator, view: WithNow<player.MatchesView>) =>
+  player.renderMatches(t, {
+    openMatch: (matchId: string) => matchIds.open(matchId, view.now),
+    ...view,
+    pager: playerIds.matches(view.name, view.season, view.now),
+  });
 export const renderListings = (
   t: Translator,
   view: WithNow<player.PageView<Parameters<typeof player.renderListings>[1]['data']>>,

@@ -8,13 +8,14 @@ import { SubscriptionRepository } from '../../src/announcements/repositories.ts'
 import { KpdKeyRecords } from '../../src/kpd/keys.ts';
 import type { KpdCall as WorldCall } from '../../src/dev/sandbox/index.ts';
 import type { MessageRecord } from '../../src/dev/standin/index.ts';
+import { accessTokenMemory } from '../../src/me/token-memory.ts';
 import { makeJwt } from '../support/jwt.ts';
 import { MANAGE_GUILD, startHarness, type Harness } from './harness.ts';
 
 /**
  * The canary: the real bot goes through every path that touches a secret (linking KPD keys good and
  * bad, reading calls, the moderators' KPD feed, verifying an account link, every `/me` reply, refused
- * and expired tokens) with recognisable secrets; then every log line, every message and interaction
+ * and expired tokens, a `/me` token remembered in memory, used, paged with, forgotten and dropped) with recognisable secrets; then every log line, every message and interaction
  * answer the stand-in kept, and the raw bytes of the sqlite store are searched for them. None may
  * appear. The KPD calls' internal tokens and game server addresses are held to the same rule.
  */
@@ -41,6 +42,13 @@ async function keep(message: Promise<MessageRecord>): Promise<MessageRecord> {
   return record;
 }
 
+function buttonId(message: MessageRecord, label: string): string {
+  const rows = message.components as Array<{ components?: Array<{ custom_id?: string; label?: string }> }>;
+  const id = rows.flatMap((row) => row.components ?? []).find((button) => button.label === label)?.custom_id;
+  if (id === undefined) throw new Error(`no button ${label}`);
+  return id;
+}
+
 /** Where a secret could leak: a distinctive middle part (beyond any prefix a reply may show) and the whole. */
 function fragments(secret: string, shownPrefix = 0): string[] {
   const parts = [secret];
@@ -63,6 +71,8 @@ describe('the canary', () => {
       const player = sandbox.world.samples.rankedPlayer;
       const playerToken = sandbox.issueToken({ playerName: player });
       const expiredToken = sandbox.issueToken({ playerName: player, expiresInSec: 0 });
+      // Asked to be remembered: it lives in memory for a while, and must still appear nowhere.
+      const keptToken = sandbox.issueToken({ playerName: player, expiresInSec: 7_200 });
       const forgedToken = makeJwt(
         { alg: 'RS256', typ: 'JWT' },
         { sub: player, exp: Math.floor(Date.now() / 1000) + 3600 },
@@ -154,6 +164,41 @@ describe('the canary', () => {
       expect(description(forged)).toContain('refused the access token');
       expect(bearerCalls()).toBe(before + 1);
 
+      // /me remembering a token (opt-in): later /me and page buttons use it from memory, the Forget
+      // button and /me forget drop it, a refused kept token is dropped; a restart keeps nothing.
+      const me = { userId: PLAYER_USER };
+      const remember = { remember: 'yes' };
+      const memory = accessTokenMemory(h.bot.services);
+      const kept = await keep(h.throughModal('me', 'matches', keptToken, { page: 1 }, me, remember));
+      expect(kept.content).toContain('kept in memory');
+      expect(memory.size).toBe(1);
+      // Clicks update the message they sit on (so they are not counted as replies of their own).
+      const keptNext = await h.click(kept, buttonId(kept, 'Next ▶'), PLAYER_USER).final();
+      expect(keptNext.embeds[0]?.footer?.text).toMatch(/^Page 2/);
+      const fromMemory = h.command('me', 'trades', {}, me);
+      expect((await fromMemory.response()).type).toBe(5);
+      const keptTrades = await keep(fromMemory.final());
+      expect(keptTrades.embeds[0]?.title).toBe('Your trades');
+      const forgotByButton = await h
+        .click(keptTrades, buttonId(keptTrades, 'Forget my token'), PLAYER_USER)
+        .final();
+      expect(forgotByButton.content).toContain('was forgotten');
+      expect(memory.size).toBe(0);
+      await keep(h.throughModal('me', 'wallet', keptToken, {}, me, remember));
+      const forgotByCommand = await keep(h.command('me', 'forget', {}, me).final());
+      expect(forgotByCommand.embeds[0]?.title).toBe('Token forgotten');
+      expect(memory.size).toBe(0);
+      const optedOut = await keep(h.throughModal('me', 'wallet', keptToken, {}, me, { remember: 'no' }));
+      expect(optedOut.content).toBe('');
+      expect(memory.size).toBe(0);
+      // A forged token the game refuses is never kept, even when asked to.
+      const forgedKept = await keep(h.throughModal('me', 'wallet', forgedToken, {}, me, remember));
+      expect(description(forgedKept)).toContain('refused the access token');
+      expect(memory.size).toBe(0);
+      // Kept at the restart: the stopping process drops it.
+      await keep(h.throughModal('me', 'ranked', keptToken, {}, me, remember));
+      expect(memory.size).toBe(1);
+
       // /subscribe kpd: the feed polls with the guild's key and posts a new call; then the key goes away.
       const channelId = standin.addChannel(guild.id, { name: 'kpd-feed' }).id;
       standin.setBotPermissions(guild.id, channelId, CAN_POST);
@@ -203,6 +248,7 @@ describe('the canary', () => {
       await announcements.stop();
 
       await h.stop();
+      expect(memory.size).toBe(0);
 
       const secrets: Record<string, string[]> = {
         'Discord bot token': fragments(h.discordToken),
@@ -212,6 +258,7 @@ describe('the canary', () => {
         'player token': fragments(playerToken.split('.').slice(1).join('.')),
         'expired player token': fragments(expiredToken.split('.').slice(1).join('.')),
         'forged player token': fragments(forgedToken.split('.').slice(1).join('.')),
+        'kept player token': fragments(keptToken.split('.').slice(1).join('.')),
         'SECRET_KEY (base64)': fragments(h.secretKey!.toString('base64')),
         'SECRET_KEY (hex)': fragments(h.secretKey!.toString('hex')),
       };

@@ -54,13 +54,17 @@ export interface Harness {
   click(message: MessageRecord, customId: string, userId: string, permissions?: bigint): PendingInteraction;
   /** The first callback (type and data) of every interaction the harness started. */
   callbacks(): Promise<unknown[]>;
-  /** Runs a command that answers with a modal, submits `value` in it and returns the reply. */
+  /**
+   * Runs a command that answers with a modal, submits `value` in it (and `fields`, the modal's other
+   * inputs, such as `/me`'s `remember`) and returns the reply.
+   */
   throughModal(
     name: string,
     sub: string,
     value: string,
     options?: Record<string, string | number>,
     as?: { userId?: string; permissions?: bigint; guildId?: string | null },
+    fields?: Record<string, string>,
   ): Promise<MessageRecord>;
   /** The raw bytes of every file of the store's folder (call after `stop`). */
   storeBytes(): Buffer;
@@ -159,7 +163,7 @@ export async function startHarness(
       sandbox.posts.add(playerName, text);
     },
     command,
-    async throughModal(name, sub, value, values = {}, as = {}) {
+    async throughModal(name, sub, value, values = {}, as = {}, fields = {}) {
       const opened = command(name, sub, values, as);
       const shown = await opened.response();
       if (shown.type !== 9) return opened.final();
@@ -167,7 +171,7 @@ export async function startHarness(
       return track(
         standin.submitModal(
           customId,
-          { secret: value },
+          { ...fields, secret: value },
           {
             from: opened,
             ...(as.permissions === undefined ? {} : { memberPermissions: as.permissions }),

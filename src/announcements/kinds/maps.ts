@@ -1,7 +1,18 @@
+import { z } from 'zod';
 import { EventSchema } from '../../api/schemas/index.ts';
 import { renderMapFeatured, renderMapUnfeatured, type MapAnnouncement } from '../../render/announcements.ts';
 import { EVENTS_SOURCE, type AnnouncementEvent } from '../model.ts';
 import { stringOption, type AnnouncementKind } from './kind.ts';
+
+/**
+ * What the events feed adds to a featured map's event (`data.details`, from the map's record): votes,
+ * plays and the creator, each only when it read as a number or a name.
+ */
+const DetailsSchema = z.object({
+  votes: z.number().int().nonnegative().optional().catch(undefined),
+  gameplays: z.number().int().nonnegative().optional().catch(undefined),
+  creator_name: z.string().max(100).optional().catch(undefined),
+});
 
 /** The map an events-feed event is about, read tolerantly. */
 function mapOf(event: AnnouncementEvent): MapAnnouncement | undefined {
@@ -9,7 +20,16 @@ function mapOf(event: AnnouncementEvent): MapAnnouncement | undefined {
   if (!parsed.success) return undefined;
   const { data, target } = parsed.data;
   const mapId = data?.map_id ?? (target?.type === 'map' ? target.id : undefined);
-  return { mapId, mapName: data?.map_name, creator: data?.creator, featuredAt: event.at };
+  const details = DetailsSchema.safeParse(event.data['details'] ?? {});
+  const extra = details.success ? details.data : {};
+  return {
+    mapId,
+    mapName: data?.map_name,
+    creator: data?.creator ?? extra.creator_name,
+    votes: extra.votes,
+    plays: extra.gameplays,
+    featuredAt: event.at,
+  };
 }
 
 /** `/subscribe maps`: a featured map is posted (pinging the subscription's role), edited when unfeatured. */

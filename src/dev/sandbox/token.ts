@@ -85,15 +85,15 @@ function trades(world: World, player: Player): Record<string, unknown>[] {
   const count = player.stats.games === 0 ? 0 : rng.int(0, 8);
   return Array.from({ length: count }, (_, i) => {
     const partner = rng.pick(partners);
-    return {
-      id: player.id * 100 + i,
-      st: i === 0 && rng.chance(0.6) ? 0 : rng.pick([1, 1, 1, 2]),
-      pn: partner.name,
-      gv: rng.sample(world.skins, rng.int(0, 3)).map((s) => s.index),
-      rc: rng.sample(world.skins, rng.int(0, 3)).map((s) => s.index),
-      kr: rng.chance(0.5) ? rng.int(10, 5_000) : 0,
-      ts: iso(world.anchorMs - rng.int(0, 120) * DAY_MS - rng.int(0, 23) * HOUR_MS),
-    };
+    const id = player.id * 100 + i;
+    const st = i === 0 && rng.chance(0.6) ? 0 : rng.pick([1, 1, 1, 2]);
+    const gv = rng.sample(world.skins, rng.int(0, 3)).map((s) => s.index);
+    const rc = rng.sample(world.skins, rng.int(0, 3)).map((s) => s.index);
+    const amount = rng.chance(0.5) ? rng.int(10, 5_000) : 0;
+    // Signed from the owner's side: KR comes in for skins given away, and goes out for skins received.
+    const kr = gv.length >= rc.length ? amount : -amount;
+    const ts = iso(world.anchorMs - rng.int(0, 120) * DAY_MS - rng.int(0, 23) * HOUR_MS);
+    return { id, st, pn: partner.name, gv, rc, kr, ts };
   }).sort((a, b) => compareText(b.ts, a.ts));
 }
 

@@ -1,3 +1,4 @@
+import { dmChannelId, setDmsOpen } from './dm.ts';
 import { apiChannel, apiGuildCreate } from './api-shapes.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -336,6 +337,8 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
       if (error) world.channelFailures.set(channelId, { ...error });
       else world.channelFailures.delete(channelId);
     },
+    setDmsOpen: (userId, open) => setDmsOpen(world, userId, open),
+    dmChannelId: (userId) => dmChannelId(world, userId),
     failNext(match, status, times = 1) {
       if (!Number.isInteger(status) || (status !== 0 && (status < 400 || status > 599))) {
         throw new Error('failNext: status must be 0 (connection reset) or 400..599');

@@ -264,6 +264,10 @@ export interface DiscordStandin {
   setBotPermissions(guildId: string, channelId: string, perms: bigint): void;
   /** Every message POST or PATCH in that channel answers this error; undefined clears it. */
   failChannel(channelId: string, error: ChannelFailure | undefined): void;
+  /** Whether the user accepts DMs from the bot (a closed DM answers 50007); returns the DM channel's id. */
+  setDmsOpen(userId: string, open: boolean): string;
+  /** The DM channel with the user (made if there is none yet). */
+  dmChannelId(userId: string): string;
   /** The next `times` (default 1) matching REST calls answer `status`; status 0 resets the connection (ECONNRESET). */
   failNext(match: RequestMatch, status: number, times?: number): void;
   invokeCommand(i: InvokeCommandOptions): PendingInteraction;

@@ -21,8 +21,32 @@ export function chartFontFiles(): string[] {
   return [fileURLToPath(FONT_URLS.normal), fileURLToPath(FONT_URLS.bold)];
 }
 
+/**
+ * The fallback chain after DejaVu Sans, in the order resvg looks for a glyph: Chinese (with Japanese kanji and
+ * kana), Korean, then monochrome emoji. Shipped in assets/fonts (nothing is downloaded at run time): the CJK
+ * ones are subsets of Noto Sans SC and KR (assets/fonts/SUBSETS.md says what they cover and why), since resvg
+ * reads a font file again for every glyph it takes from it. One regular weight each: bold text in these
+ * scripts is set in it.
+ */
+const FALLBACK_FONTS = [
+  { file: 'NotoSansSC-Subset.ttf', family: 'Noto Sans SC' },
+  { file: 'NotoSansKR-Subset.ttf', family: 'Noto Sans KR' },
+  { file: 'NotoEmoji-Regular.ttf', family: 'Noto Emoji' },
+] as const;
+
+function fallbackFontUrls(): URL[] {
+  return FALLBACK_FONTS.map(({ file }) => new URL(file, FONTS));
+}
+
+/** Absolute paths of the fallback fonts (CJK, emoji), tried after {@link chartFontFiles} for a missing glyph. */
+export function fallbackFontFiles(): string[] {
+  return fallbackFontUrls().map((url) => fileURLToPath(url));
+}
+
 interface FontMetrics {
   unitsPerEm: number;
+  /** The glyph of a code point, 0 (.notdef) where the font has none. */
+  glyph(codePoint: number): number;
   advance(codePoint: number): number;
 }
 
@@ -37,15 +61,160 @@ function metrics(weight: FontWeight): FontMetrics {
   return found;
 }
 
+let fallbackMetrics: FontMetrics[] | undefined;
+
+/** The fallback fonts' metrics, read once (the CJK files are large: only when a glyph DejaVu lacks comes up). */
+function fallbacks(): FontMetrics[] {
+  fallbackMetrics ??= fallbackFontUrls().map((url) => parseMetrics(readFileSync(url)));
+  return fallbackMetrics;
+}
+
+/** The font of the chain that draws `codePoint` (DejaVu of `weight` first), or undefined when none has it. */
+function fontFor(codePoint: number, weight: FontWeight): FontMetrics | undefined {
+  const primary = metrics(weight);
+  if (primary.glyph(codePoint) !== 0) return primary;
+  for (const font of fallbacks()) if (font.glyph(codePoint) !== 0) return font;
+  return undefined;
+}
+
 /**
- * Width in pixels of `text` set in the shipped font, from its advance widths (kerning ignored, which DejaVu
- * applies sparingly). Good enough to lay out labels and to ellipsize, which is all the charts need.
+ * The font files that `texts` need: DejaVu Sans always, and a fallback only where a character of the texts
+ * is drawn from it. resvg reads every font it is given on every render; a card of Latin text skips the
+ * large CJK files this way.
+ */
+export function fontFilesFor(texts: readonly string[]): string[] {
+  const files = fallbackFontFiles();
+  const used = new Set<number>();
+  const chain = fallbacks();
+  for (const content of texts) {
+    for (const char of content.slice(0, 4 * MAX_LABEL)) {
+      const codePoint = char.codePointAt(0) ?? 0;
+      if (metrics('normal').glyph(codePoint) !== 0 && metrics('bold').glyph(codePoint) !== 0) continue;
+      const index = chain.findIndex((font) => font.glyph(codePoint) !== 0);
+      if (index >= 0) used.add(index);
+    }
+  }
+  return [...chartFontFiles(), ...files.filter((_, i) => used.has(i))];
+}
+
+/** A piece of text and the family of the shipped font that draws it. */
+export interface FontRun {
+  family: string;
+  text: string;
+}
+
+/**
+ * `text` cut into runs of one font each (DejaVu Sans, or the fallback that has the glyph), a grapheme
+ * cluster never split: the font of a cluster is that of its first character. resvg's own fallback loses
+ * glyphs (and every later character DejaVu lacks) once DejaVu has made a ligature ("fi", Arabic lam-alef)
+ * or composed a character before them; text drawn one run per element in its named font needs none.
+ */
+export function fontRuns(text: string, weight: FontWeight = 'normal'): FontRun[] {
+  const runs: FontRun[] = [];
+  const chain = fallbacks();
+  for (const { segment } of graphemes.segment(text.slice(0, 4 * MAX_LABEL))) {
+    const codePoint = segment.codePointAt(0) ?? 0;
+    let family: string = CHART_FONT_FAMILY;
+    if (metrics(weight).glyph(codePoint) === 0) {
+      const index = chain.findIndex((font) => font.glyph(codePoint) !== 0);
+      family = FALLBACK_FONTS[index]?.family ?? CHART_FONT_FAMILY;
+    }
+    const last = runs[runs.length - 1];
+    if (last !== undefined && last.family === family) last.text += segment;
+    else runs.push({ family, text: segment });
+  }
+  return runs;
+}
+
+/** Whether a font of the shipped chain (DejaVu Sans, then the fallbacks) has a glyph for `codePoint`. */
+export function hasGlyph(codePoint: number, weight: FontWeight = 'normal'): boolean {
+  return fontFor(codePoint, weight) !== undefined;
+}
+
+/**
+ * Width in pixels of `text` set in the shipped fonts, from their advance widths (kerning ignored, which
+ * DejaVu applies sparingly); a character DejaVu lacks is measured in the fallback font that draws it. Good
+ * enough to lay out labels and to ellipsize, which is all the charts need.
  */
 export function measureText(text: string, fontSize: number, weight: FontWeight = 'normal'): number {
-  const font = metrics(weight);
-  let units = 0;
-  for (const char of text) units += font.advance(char.codePointAt(0) ?? 0);
-  return (units / font.unitsPerEm) * fontSize;
+  const primary = metrics(weight);
+  let width = 0;
+  for (const char of text) {
+    const codePoint = char.codePointAt(0) ?? 0;
+    const font = fontFor(codePoint, weight) ?? primary;
+    width += font.advance(codePoint) / font.unitsPerEm;
+  }
+  return width * fontSize;
+}
+
+/** What a character no shipped font has is drawn as: a white square, visible where nothing would be. */
+export const MISSING_GLYPH = '\u25A1';
+
+// Characters that are invisible by design (joiners, variation selectors, tags, bidi controls): kept where a
+// font knows them (they shape emoji sequences), dropped where none does, never turned into a square.
+const IGNORABLE = /^\p{Default_Ignorable_Code_Point}$/u;
+// Characters with a glyph that draws nothing: a name made of these alone would be an empty image.
+const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}\u115F\u1160\u2800\u3164\uFFA0]$/u;
+const MARK = /^\p{M}$/u;
+// Control characters: nothing to draw, and no XML may hold most of them.
+const CONTROL = /^\p{Cc}$/u;
+// Letters with a glyph that draws nothing (Hangul fillers, the blank Braille pattern).
+const FILLER = /^[\u115F\u1160\u2800\u3164\uFFA0]$/u;
+// What makes several emoji one (joiners, presentation selectors, skin tones, keycaps, tag sequences): resvg
+// cannot take such a ligature from a fallback font and then loses the whole sequence and every character
+// after it that DejaVu lacks. Dropped, the parts draw one by one (a family as its members, a thumb without
+// its tone, which the monochrome emoji font would not show anyway).
+const EMOJI_GLUE = /^(?:\uFE0E|\uFE0F|\u20E3|\p{Emoji_Modifier}|[\u{E0020}-\u{E007F}])$/u;
+const PICTOGRAPH = /^(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F)$/u;
+const REGIONAL_INDICATOR = /^[\u{1F1E6}-\u{1F1FF}]$/u;
+/** Kept between two regional indicators, so that each draws as a letter rather than as a flag resvg loses. */
+const NON_JOINER = '\u200C';
+/** Combining marks kept on one character; a longer stack ("Zalgo" text) is cut to this. */
+const MAX_MARKS = 3;
+
+/**
+ * `text` as the charts can draw it: every character no shipped font has becomes {@link MISSING_GLYPH},
+ * invisible characters no font knows are dropped, stacks of combining marks are cut to {@link MAX_MARKS},
+ * and text that would draw nothing at all (empty, spaces, fillers) becomes one square. Cut to a bounded
+ * length first, so the work is bounded whatever the input.
+ */
+export function drawableText(text: string, weight: FontWeight = 'normal'): string {
+  // Composed where Unicode can (a + U+0301 → á): one glyph, as DejaVu would draw it anyway.
+  const head = (text.length > MAX_LABEL ? text.slice(0, MAX_LABEL) : text).normalize('NFC');
+  let out = '';
+  let marks = 0;
+  let visible = false;
+  let previous = '';
+  for (const char of head) {
+    const after = previous;
+    previous = char;
+    if (EMOJI_GLUE.test(char) || (char === '\u200D' && PICTOGRAPH.test(after)) || CONTROL.test(char))
+      continue;
+    if (FILLER.test(char)) {
+      // Blank by design (names made to look empty): a space, and the text counts as empty if that is all.
+      out += ' ';
+      marks = 0;
+      continue;
+    }
+    if (REGIONAL_INDICATOR.test(char) && REGIONAL_INDICATOR.test(after)) out += NON_JOINER;
+    const codePoint = char.codePointAt(0) ?? 0;
+    const known = hasGlyph(codePoint, weight);
+    if (MARK.test(char)) {
+      marks += 1;
+      if (marks > MAX_MARKS) continue;
+    } else {
+      marks = 0;
+    }
+    if (!known) {
+      if (IGNORABLE.test(char)) continue;
+      out += MISSING_GLYPH;
+      visible = true;
+      continue;
+    }
+    out += char;
+    if (!BLANK.test(char)) visible = true;
+  }
+  return visible ? out : MISSING_GLYPH;
 }
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
@@ -102,6 +271,7 @@ function parseMetrics(font: Buffer): FontMetrics {
   const cache = new Map<number, number>();
   return {
     unitsPerEm,
+    glyph: glyphOf,
     advance(codePoint) {
       let width = cache.get(codePoint);
       if (width === undefined) {

@@ -1,6 +1,6 @@
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { DiscordLimits, truncate } from '../text.ts';
-import { CHART_FONT_FAMILY, chartFontFiles } from './font.ts';
+import { CHART_FONT_FAMILY, chartFontFiles, fallbackFontFiles } from './font.ts';
 
 /** A rendered chart, ready to attach: `altText` goes into the attachment's description. */
 export interface ChartImage {
@@ -11,12 +11,14 @@ export interface ChartImage {
 }
 
 /**
- * resvg's font options for charts: only the shipped DejaVu Sans. Without a font file resvg draws no text at
- * all and says nothing, and system fonts differ between machines.
+ * resvg's font options for charts: only the shipped fonts, DejaVu Sans and after it the CJK and emoji
+ * fallbacks (resvg takes a glyph DejaVu lacks from the first loaded font that has it). Without a font file
+ * resvg draws no text at all and says nothing, and system fonts differ between machines. Passed as files,
+ * not buffers: resvg maps a file, where it would copy a buffer's 20 MB on every render.
  */
 export function chartFontOptions(): NonNullable<ResvgRenderOptions['font']> {
   return {
-    fontFiles: chartFontFiles(),
+    fontFiles: [...chartFontFiles(), ...fallbackFontFiles()],
     loadSystemFonts: false,
     defaultFontFamily: CHART_FONT_FAMILY,
     sansSerifFamily: CHART_FONT_FAMILY,
@@ -28,8 +30,17 @@ export function chartRenderOptions(): ResvgRenderOptions {
   return { font: chartFontOptions(), fitTo: { mode: 'original' }, logLevel: 'error' };
 }
 
-export function renderSvgToPng(svg: string): { png: Buffer; width: number; height: number } {
-  const image = new Resvg(svg, chartRenderOptions()).render();
+/**
+ * `svg` as a PNG. `fontFiles`, when given, replaces the chart's font files (DejaVu Sans and every
+ * fallback) with the few the text needs ({@link fontFilesFor}): fewer fonts, less work for resvg.
+ */
+export function renderSvgToPng(
+  svg: string,
+  fontFiles?: readonly string[],
+): { png: Buffer; width: number; height: number } {
+  const options = chartRenderOptions();
+  if (fontFiles !== undefined) options.font = { ...options.font, fontFiles: [...fontFiles] };
+  const image = new Resvg(svg, options).render();
   return { png: image.asPng(), width: image.width, height: image.height };
 }
 
@@ -44,6 +55,6 @@ export function chartSvg(svg: string, altText: string): ChartSvg {
   return { svg, altText: truncate(altText, DiscordLimits.attachmentDescription) };
 }
 
-export function toChartImage(chart: ChartSvg): ChartImage {
-  return { ...renderSvgToPng(chart.svg), altText: chart.altText };
+export function toChartImage(chart: ChartSvg, fontFiles?: readonly string[]): ChartImage {
+  return { ...renderSvgToPng(chart.svg, fontFiles), altText: chart.altText };
 }

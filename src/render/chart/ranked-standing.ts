@@ -1,5 +1,5 @@
-import { linear, niceTicks, tickFormatter, valueFormatter } from './axis.ts';
-import { ellipsizeToWidth, measureText } from './font.ts';
+import { dayFormatter, linear, niceTicks, tickFormatter, valueFormatter } from './axis.ts';
+import { drawableText, ellipsizeToWidth, measureText } from './font.ts';
 import {
   background,
   emptyMessage,
@@ -9,46 +9,126 @@ import {
   title,
   type PlotArea,
 } from './layout.ts';
+import { richText } from './card.ts';
 import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from './png.ts';
-import { line, rect, svgDocument, text } from './svg.ts';
+import { element, line, num, rect, svgDocument, text } from './svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from './theme.ts';
+
+/** One reading of a region's MMR (from the snapshots the bot keeps). */
+export interface RankedPoint {
+  /** Milliseconds since the epoch. */
+  at: number;
+  mmr: number;
+}
 
 export interface RankedRegionStanding {
   label: string;
   mmr: number;
   wins: number;
   losses: number;
+  /** Earlier readings of this region's MMR, any order; the current one is added at `now`. */
+  history?: readonly RankedPoint[] | undefined;
 }
 
 export interface RankedStandingChartInput {
   title: string;
   regions: readonly RankedRegionStanding[];
   locale: string;
-  labels: { mmr: string; wins: string; losses: string; none: string };
+  /** When the current MMR was read (the end of the line over time). */
+  now: number;
+  labels: {
+    mmr: string;
+    wins: string;
+    losses: string;
+    none: string;
+    /** The word before the best MMR ("best 2,210"). */
+    best: string;
+    history: string;
+    noHistory: string;
+  };
 }
 
 const PLOT_TOP = 92;
 const PLOT_BOTTOM = CHART_HEIGHT - 40;
-const REGION_LABEL_MAX = 200;
-const ANNOTATION_MAX = 300;
+/** The standings column on the left; the line over time takes the rest. */
+const COLUMN_RIGHT = 360;
+const MAX_REGIONS = 6;
+/** Readings drawn per region at most (the snapshots keep fewer; a hostile caller gets no more). */
+const MAX_POINTS = 400;
+const REGION_COLORS = [Colors.mmr, Colors.rival, Colors.price, Colors.sales, Colors.player, Colors.wins];
+const DAY_MS = 86_400_000;
 
-function finite(value: number): number {
-  return Number.isFinite(value) ? value : 0;
+function finite(value: number | undefined): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+interface Region {
+  label: string;
+  mmr: number;
+  wins: number;
+  losses: number;
+  best: number;
+  color: string;
+  points: RankedPoint[];
+}
+
+function regionsOf(input: RankedStandingChartInput): Region[] {
+  const now = finite(input.now);
+  return input.regions.slice(0, MAX_REGIONS).map((region, i) => {
+    const mmr = finite(region.mmr);
+    const earlier = (region.history ?? [])
+      .slice(0, MAX_POINTS)
+      .filter((point) => Number.isFinite(point.at) && Number.isFinite(point.mmr) && point.at < now)
+      .sort((a, b) => a.at - b.at);
+    const points = [...earlier.slice(-(MAX_POINTS - 1)), { at: now, mmr }];
+    return {
+      label: region.label,
+      mmr,
+      wins: Math.max(0, finite(region.wins)),
+      losses: Math.max(0, finite(region.losses)),
+      best: Math.max(mmr, ...points.map((point) => point.mmr)),
+      color: REGION_COLORS[i % REGION_COLORS.length] ?? Colors.mmr,
+      points,
+    };
+  });
+}
+
+/** Words of `content` on at most `maxLines` lines of `maxWidth`, the last one ellipsized. */
+function wrap(content: string, maxWidth: number, size: number, maxLines: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  const words = content.split(/\s+/).slice(0, 200);
+  for (const word of words) {
+    const candidate = current === '' ? word : `${current} ${word}`;
+    if (measureText(candidate, size) <= maxWidth || current === '') {
+      current = candidate;
+      continue;
+    }
+    lines.push(current);
+    current = word;
+    if (lines.length === maxLines) break;
+  }
+  if (lines.length < maxLines && current !== '') lines.push(current);
+  return lines
+    .slice(0, maxLines)
+    .map((part, i) =>
+      i === maxLines - 1 && lines.length === maxLines && lines.join(' ').length < content.trim().length
+        ? ellipsizeToWidth(`${part}…`, maxWidth, size)
+        : ellipsizeToWidth(part, maxWidth, size),
+    );
 }
 
 /**
- * One horizontal bar per region, its length the MMR, with the MMR and the win/loss record written after it
- * and a strip under the bar split green/red by the share of wins.
+ * The ranked standing in two parts. On the left, one block per region: its MMR large, a bar of the MMR
+ * against the player's best seen in that region (the best of the readings kept and the current one), and
+ * the season's wins and losses as a strip split green/red. On the right, the MMR of every region over
+ * time, one coloured line each, from the snapshots; until there are two readings it says when the line
+ * will show.
  */
 export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSvg {
   const { labels } = input;
-  const regions = input.regions.map((region) => ({
-    label: region.label,
-    mmr: finite(region.mmr),
-    wins: Math.max(0, finite(region.wins)),
-    losses: Math.max(0, finite(region.losses)),
-  }));
   const formatValue = valueFormatter(input.locale, 0);
+  const regions = regionsOf(input);
 
   if (regions.length === 0) {
     const area: PlotArea = { left: MARGIN, top: PLOT_TOP, right: CHART_WIDTH - MARGIN, bottom: PLOT_BOTTOM };
@@ -56,64 +136,212 @@ export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSv
       background(),
       title(input.title),
       plotBackground(area),
-      emptyMessage(labels.none, area),
+      emptyMessage(drawableText(labels.none), area),
     ]);
     return chartSvg(svg, sentences([input.title, labels.none]));
   }
 
-  const ticks = niceTicks(0, Math.max(1, ...regions.map((region) => region.mmr)), 5);
-  const formatTick = tickFormatter(input.locale, ticks);
+  // The title holds the player's name: drawn run by run in its fonts, as on the profile card.
+  const heading = ellipsizeToWidth(
+    drawableText(input.title, 'bold'),
+    CHART_WIDTH - 2 * MARGIN,
+    Fonts.title,
+    'bold',
+  );
+  const parts: string[] = [
+    background(),
+    richText(heading, { x: MARGIN, y: 40, size: Fonts.title, fill: Colors.title, weight: 'bold' }),
+  ];
+  const columnWidth = COLUMN_RIGHT - MARGIN;
   const rowHeight = (PLOT_BOTTOM - PLOT_TOP) / regions.length;
-  const labelSize = Math.min(Fonts.label, Math.max(9, rowHeight * 0.45));
-  const annotationSize = Math.min(Fonts.annotation, Math.max(9, rowHeight * 0.42));
+  const scale = Math.min(1, rowHeight / 112);
+  const labelSize = Math.max(10, 15 * scale);
+  const mmrSize = Math.max(12, 28 * scale);
+  const smallSize = Math.max(9, 13 * scale);
 
-  const rows = regions.map((region) => {
-    const mmrText = ellipsizeToWidth(formatValue(region.mmr), ANNOTATION_MAX / 2, annotationSize, 'bold');
-    const recordText = ellipsizeToWidth(
-      `${labels.wins} ${formatValue(region.wins)} · ${labels.losses} ${formatValue(region.losses)}`,
-      ANNOTATION_MAX / 2,
-      annotationSize,
+  regions.forEach((region, i) => {
+    const top = PLOT_TOP + i * rowHeight;
+    const label = ellipsizeToWidth(drawableText(region.label, 'bold'), columnWidth - 20, labelSize, 'bold');
+    parts.push(
+      element('circle', { cx: MARGIN + 5, cy: top + labelSize * 0.65, r: 5, fill: region.color }),
+      text(label, {
+        x: MARGIN + 16,
+        y: top + labelSize,
+        size: labelSize,
+        fill: Colors.text,
+        weight: 'bold',
+      }),
     );
-    return {
-      ...region,
-      label: ellipsizeToWidth(region.label, REGION_LABEL_MAX, labelSize, 'bold'),
-      mmrText,
-      recordText,
-      mmrWidth: measureText(mmrText, annotationSize, 'bold'),
-      annotationWidth:
-        measureText(mmrText, annotationSize, 'bold') + 10 + measureText(recordText, annotationSize),
-    };
+    const bestText = ellipsizeToWidth(
+      drawableText(`${labels.best} ${formatValue(region.best)}`),
+      columnWidth / 2 - 8,
+      smallSize,
+    );
+    const mmrText = ellipsizeToWidth(
+      drawableText(`${formatValue(region.mmr)} ${labels.mmr}`, 'bold'),
+      columnWidth - measureText(bestText, smallSize) - 12,
+      mmrSize,
+      'bold',
+    );
+    const mmrBaseline = top + labelSize + 6 + mmrSize;
+    parts.push(
+      text(mmrText, {
+        x: MARGIN,
+        y: mmrBaseline,
+        size: mmrSize,
+        fill: Colors.title,
+        weight: 'bold',
+      }),
+    );
+    parts.push(
+      text(bestText, {
+        x: COLUMN_RIGHT,
+        y: mmrBaseline,
+        size: smallSize,
+        fill: Colors.muted,
+        anchor: 'end',
+      }),
+    );
+    // The MMR against the best: a full track is the best, the fill how close the MMR is to it now.
+    const barTop = mmrBaseline + 8 * scale + 2;
+    const barHeight = Math.max(4, 10 * scale);
+    const share = region.best > 0 ? Math.min(1, Math.max(0, region.mmr / region.best)) : 0;
+    parts.push(
+      rect(MARGIN, barTop, columnWidth, barHeight, Colors.grid, { rx: barHeight / 2 }),
+      rect(MARGIN, barTop, Math.max(barHeight, columnWidth * share), barHeight, region.color, {
+        rx: barHeight / 2,
+      }),
+    );
+    const games = region.wins + region.losses;
+    const stripTop = barTop + barHeight + 4;
+    const stripHeight = Math.max(2, 4 * scale);
+    if (games === 0) {
+      parts.push(rect(MARGIN, stripTop, columnWidth, stripHeight, Colors.axis));
+    } else {
+      const winWidth = (columnWidth * region.wins) / games;
+      parts.push(
+        rect(MARGIN, stripTop, winWidth, stripHeight, Colors.wins),
+        rect(MARGIN + winWidth, stripTop, columnWidth - winWidth, stripHeight, Colors.losses),
+      );
+    }
+    const record = ellipsizeToWidth(
+      drawableText(
+        `${labels.wins} ${formatValue(region.wins)} · ${labels.losses} ${formatValue(region.losses)}`,
+      ),
+      columnWidth,
+      smallSize,
+    );
+    parts.push(
+      text(record, {
+        x: MARGIN,
+        y: stripTop + stripHeight + smallSize + 3,
+        size: smallSize,
+        fill: Colors.muted,
+      }),
+    );
   });
-  const labelWidth = Math.max(...rows.map((row) => measureText(row.label, labelSize, 'bold')));
-  const annotationWidth = Math.max(...rows.map((row) => row.annotationWidth));
+
+  const history = historyPanel(input, regions);
+  parts.push(...history.parts);
+
+  const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
+  const summary = regions.map(
+    (region) =>
+      `${region.label}: ${labels.mmr} ${formatValue(region.mmr)} (${labels.best} ${formatValue(region.best)}), ` +
+      `${labels.wins} ${formatValue(region.wins)}, ${labels.losses} ${formatValue(region.losses)}`,
+  );
+  return chartSvg(svg, sentences([input.title, ...summary, history.alt]));
+}
+
+function historyPanel(
+  input: RankedStandingChartInput,
+  regions: readonly Region[],
+): { parts: string[]; alt: string } {
+  const { labels } = input;
+  const parts: string[] = [];
+  const withLine = regions.filter((region) => region.points.length >= 2);
+  const panelLeft = COLUMN_RIGHT + 36;
+  if (withLine.length === 0) {
+    const area: PlotArea = {
+      left: panelLeft,
+      top: PLOT_TOP,
+      right: CHART_WIDTH - MARGIN,
+      bottom: PLOT_BOTTOM,
+    };
+    parts.push(plotBackground(area));
+    const lines = wrap(drawableText(labels.noHistory), area.right - area.left - 2 * MARGIN, 16, 3);
+    const first = (area.top + area.bottom) / 2 - ((lines.length - 1) * 22) / 2 + 6;
+    lines.forEach((content, i) => {
+      parts.push(
+        text(content, {
+          x: (area.left + area.right) / 2,
+          y: first + i * 22,
+          size: 16,
+          fill: Colors.muted,
+          anchor: 'middle',
+        }),
+      );
+    });
+    return { parts, alt: labels.noHistory };
+  }
+
+  let low = Infinity;
+  let high = -Infinity;
+  let from = Infinity;
+  for (const region of withLine) {
+    for (const point of region.points) {
+      low = Math.min(low, point.mmr);
+      high = Math.max(high, point.mmr);
+      from = Math.min(from, point.at);
+    }
+  }
+  const to = finite(input.now);
+  const ticks = niceTicks(low === high ? low - 50 : low, low === high ? high + 50 : high, 5);
+  const formatTick = tickFormatter(input.locale, ticks);
+  let widest = 0;
+  for (const value of ticks.values) widest = Math.max(widest, measureText(formatTick(value), Fonts.tick));
   const area: PlotArea = {
-    left: MARGIN + labelWidth + 14,
+    left: panelLeft + widest + 8,
     top: PLOT_TOP,
     right: CHART_WIDTH - MARGIN,
     bottom: PLOT_BOTTOM,
   };
-  const barRight = area.right - annotationWidth - 16;
-  const xOf = linear(0, ticks.max, area.left, barRight);
+  const xOf = linear(from, Math.max(to, from + 1), area.left + 8, area.right - 8);
+  const yOf = linear(ticks.min, ticks.max, area.bottom, area.top);
 
-  const parts: string[] = [background(), title(input.title)];
+  const heading = ellipsizeToWidth(drawableText(labels.history, 'bold'), 220, Fonts.legend, 'bold');
   parts.push(
+    text(heading, { x: area.left, y: 70, size: Fonts.legend, fill: Colors.text, weight: 'bold' }),
     legend(
-      [
-        { label: labels.mmr, color: Colors.mmr, shape: 'box' },
-        { label: labels.wins, color: Colors.wins, shape: 'box' },
-        { label: labels.losses, color: Colors.losses, shape: 'box' },
-      ],
-      area.left,
+      withLine.map((region) => ({
+        label: drawableText(region.label),
+        color: region.color,
+        shape: 'line' as const,
+      })),
+      area.left + measureText(heading, Fonts.legend, 'bold') + 16,
     ),
   );
   parts.push(plotBackground(area));
-
   for (const value of ticks.values) {
-    const x = xOf(value);
-    parts.push(line(x, area.top, x, area.bottom, Colors.grid));
+    const y = yOf(value);
     parts.push(
+      line(area.left, y, area.right, y, Colors.grid),
       text(formatTick(value), {
-        x,
+        x: area.left - 8,
+        y: y + Fonts.tick * 0.35,
+        size: Fonts.tick,
+        fill: Colors.muted,
+        anchor: 'end',
+      }),
+    );
+  }
+  const formatDay = dayFormatter(input.locale);
+  const days = Math.max(1, Math.round((to - from) / DAY_MS));
+  const dateTicks = days >= 3 ? [from, from + (to - from) / 2, to] : [from, to];
+  for (const at of dateTicks) {
+    parts.push(
+      text(formatDay(at), {
+        x: Math.min(Math.max(xOf(at), area.left + 24), area.right - 24),
         y: area.bottom + 18,
         size: Fonts.tick,
         fill: Colors.muted,
@@ -121,60 +349,32 @@ export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSv
       }),
     );
   }
-
-  const barHeight = Math.min(30, rowHeight * 0.5);
-  const stripHeight = Math.max(2, Math.min(6, rowHeight * 0.1));
-  rows.forEach((row, i) => {
-    const middle = area.top + (i + 0.5) * rowHeight;
-    const barTop = middle - (barHeight + 2 + stripHeight) / 2;
-    const barWidth = Math.max(0, xOf(Math.max(0, row.mmr)) - area.left);
+  const formatValue = valueFormatter(input.locale, 0);
+  const alt: string[] = [];
+  for (const region of withLine) {
+    const path = region.points
+      .map((point, i) => `${i === 0 ? 'M' : 'L'}${num(xOf(point.at))} ${num(yOf(point.mmr))}`)
+      .join(' ');
     parts.push(
-      text(row.label, {
-        x: area.left - 14,
-        y: middle + labelSize * 0.35,
-        size: labelSize,
-        fill: Colors.text,
-        weight: 'bold',
-        anchor: 'end',
+      element('path', {
+        d: path,
+        fill: 'none',
+        stroke: region.color,
+        'stroke-width': 2.5,
+        'stroke-linejoin': 'round',
+        'stroke-linecap': 'round',
       }),
     );
-    parts.push(rect(area.left, barTop, Math.max(barWidth, 2), barHeight, Colors.mmr, { rx: 2 }));
-    const stripTop = barTop + barHeight + 2;
-    const games = row.wins + row.losses;
-    const stripWidth = Math.max(barWidth, 2);
-    if (games === 0) {
-      parts.push(rect(area.left, stripTop, stripWidth, stripHeight, Colors.axis));
-    } else {
-      const winWidth = (stripWidth * row.wins) / games;
-      parts.push(rect(area.left, stripTop, winWidth, stripHeight, Colors.wins));
-      parts.push(rect(area.left + winWidth, stripTop, stripWidth - winWidth, stripHeight, Colors.losses));
-    }
-    const annotationX = area.left + Math.max(barWidth, 2) + 10;
-    const baseline = barTop + barHeight / 2 + annotationSize * 0.35;
-    parts.push(
-      text(row.mmrText, {
-        x: annotationX,
-        y: baseline,
-        size: annotationSize,
-        fill: Colors.title,
-        weight: 'bold',
-      }),
-      text(row.recordText, {
-        x: annotationX + row.mmrWidth + 10,
-        y: baseline,
-        size: annotationSize,
-        fill: Colors.muted,
-      }),
-    );
-  });
-
-  const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
-  const summary = regions.map(
-    (region) =>
-      `${region.label}: ${labels.mmr} ${formatValue(region.mmr)}, ${labels.wins} ${formatValue(region.wins)}, ` +
-      `${labels.losses} ${formatValue(region.losses)}`,
-  );
-  return chartSvg(svg, sentences([input.title, ...summary]));
+    const first = region.points[0];
+    const last = region.points[region.points.length - 1];
+    if (first === undefined || last === undefined) continue;
+    parts.push(element('circle', { cx: xOf(last.at), cy: yOf(last.mmr), r: 4, fill: region.color }));
+    alt.push(`${region.label} ${formatValue(first.mmr)} → ${formatValue(last.mmr)}`);
+  }
+  return {
+    parts,
+    alt: `${labels.history} (${formatDay(from)} – ${formatDay(to)}): ${alt.join(', ')}`,
+  };
 }
 
 /** The ranked standing chart as a 960×480 PNG; see {@link buildRankedStandingSvg}. */

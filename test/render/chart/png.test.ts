@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CHART_FONT_FAMILY,
   chartFontFiles,
+  fallbackFontFiles,
   ellipsizeToWidth,
   measureText,
 } from '../../../src/render/chart/font.ts';
@@ -45,7 +46,7 @@ describe('the shipped font', () => {
       'Bitstream Vera Fonts Copyright',
     );
     expect(chartFontOptions()).toEqual({
-      fontFiles: files,
+      fontFiles: [...files, ...fallbackFontFiles()],
       loadSystemFonts: false,
       defaultFontFamily: CHART_FONT_FAMILY,
       sansSerifFamily: CHART_FONT_FAMILY,

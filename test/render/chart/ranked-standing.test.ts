@@ -16,7 +16,17 @@ import {
   withoutText,
 } from './pixels.ts';
 
-const labels = { mmr: 'MMR', wins: 'Wins', losses: 'Losses', none: 'No ranked standing this season' };
+const labels = {
+  mmr: 'MMR',
+  wins: 'Wins',
+  losses: 'Losses',
+  none: 'No ranked standing this season',
+  best: 'best',
+  history: 'MMR over time',
+  noHistory: 'MMR over time shows once the bot has seen this player more than once.',
+};
+const NOW = Date.UTC(2026, 10, 24);
+const DAY = 86_400_000;
 
 function input(overrides: Partial<RankedStandingChartInput> = {}): RankedStandingChartInput {
   return {
@@ -27,44 +37,131 @@ function input(overrides: Partial<RankedStandingChartInput> = {}): RankedStandin
       { label: 'Asia', mmr: 980, wins: 6, losses: 0 },
     ],
     locale: 'en-US',
+    now: NOW,
     labels,
     ...overrides,
   };
 }
 
+/** Europe read daily for ten days, climbing to a best of 2,300 and back down to today's 2,140. */
+const europeHistory = Array.from({ length: 10 }, (_, i) => ({
+  at: NOW - (10 - i) * DAY,
+  mmr: i === 7 ? 2300 : 2000 + i * 10,
+}));
+
 function textContents(svg: string): string[] {
   return [...svg.matchAll(/<text\b[^>]*>([^<]*)<\/text>/g)].map((match) => match[1]!);
 }
 
-/** Widths of the MMR bars: rects of the MMR colour inside the plot, below the legend. */
-function barWidths(svg: string): number[] {
-  const pattern = new RegExp(
-    `<rect x="[\\d.]+" y="([\\d.]+)" width="([\\d.]+)"[^>]*fill="${Colors.mmr}"`,
-    'g',
-  );
+/** Widths of the MMR-against-best bars: the rects of a region's colour in the standings column. */
+function barWidths(svg: string, color: string = Colors.mmr): number[] {
+  const pattern = new RegExp(`<rect x="24" y="([\\d.]+)" width="([\\d.]+)"[^>]*fill="${color}"`, 'g');
   return [...svg.matchAll(pattern)].filter((match) => Number(match[1]) > 90).map((match) => Number(match[2]));
 }
 
+/** The first region's bar track (the best) and fill (the MMR now). */
+function trackAndFill(svg: string): [number, number] {
+  const track = /<rect x="24" y="[\d.]+" width="([\d.]+)"[^>]*fill="#3f4147"/.exec(svg);
+  return [Number(track![1]), barWidths(svg)[0]!];
+}
+
 describe('renderRankedStandingChart', () => {
-  it('returns a 960×480 PNG with alt text naming every region', () => {
-    const chart = renderRankedStandingChart(input());
+  it('returns a 960×480 PNG with alt text naming every region, its best and the line over time', () => {
+    const chart = renderRankedStandingChart(
+      input({
+        regions: [
+          { label: 'Europe', mmr: 2140, wins: 120, losses: 80, history: europeHistory },
+          { label: 'Asia', mmr: 980, wins: 6, losses: 0 },
+        ],
+      }),
+    );
     expect(chart.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(pngSize(chart.png)).toEqual({ width: 960, height: 480 });
     expect(chart.altText).toBe(
-      'Sn1per — ranked standing. Europe: MMR 2,140, Wins 120, Losses 80. ' +
-        'North America: MMR 1,575, Wins 30, Losses 42. Asia: MMR 980, Wins 6, Losses 0.',
+      'Sn1per — ranked standing. Europe: MMR 2,140 (best 2,300), Wins 120, Losses 80. ' +
+        'Asia: MMR 980 (best 980), Wins 6, Losses 0. ' +
+        'MMR over time (Nov 14 – Nov 24): Europe 2,000 → 2,140.',
     );
   });
 
-  it('draws one MMR bar per region, longest for the highest MMR, annotated with the record', () => {
-    const { svg } = buildRankedStandingSvg(input());
-    const widths = barWidths(svg);
-    expect(widths).toHaveLength(3);
-    expect(widths[0]!).toBeGreaterThan(widths[1]!);
-    expect(widths[1]!).toBeGreaterThan(widths[2]!);
-    expect(widths[0]! / widths[2]!).toBeCloseTo(2140 / 980, 1);
-    const texts = textContents(svg);
-    expect(texts).toEqual(expect.arrayContaining(['Europe', '2,140', 'Wins 120 · Losses 80', 'Asia', '980']));
+  it('writes each region’s MMR, its best and its record', () => {
+    const { svg } = buildRankedStandingSvg(
+      input({ regions: [{ ...input().regions[0]!, history: europeHistory }] }),
+    );
+    expect(textContents(svg)).toEqual(
+      expect.arrayContaining(['Europe', '2,140 MMR', 'best 2,300', 'Wins 120 · Losses 80']),
+    );
+  });
+
+  it('draws the MMR against the best seen: the fill is the share of the best', () => {
+    const { svg } = buildRankedStandingSvg(
+      input({
+        regions: [{ label: 'EU', mmr: 1500, wins: 1, losses: 1, history: [{ at: NOW - DAY, mmr: 2000 }] }],
+      }),
+    );
+    const [track, fill] = trackAndFill(svg);
+    expect(fill / track).toBeCloseTo(0.75, 2);
+    // At its best, the bar is full.
+    const atBest = buildRankedStandingSvg(
+      input({ regions: [{ label: 'EU', mmr: 2000, wins: 1, losses: 1 }] }),
+    );
+    const [bestTrack, bestFill] = trackAndFill(atBest.svg);
+    expect(bestFill).toBeCloseTo(bestTrack, 5);
+  });
+
+  it('draws one line over time per region with history, through every reading and ending on now', () => {
+    const { svg } = buildRankedStandingSvg(
+      input({
+        regions: [
+          { label: 'Europe', mmr: 2140, wins: 1, losses: 1, history: europeHistory },
+          { label: 'Asia', mmr: 980, wins: 1, losses: 1, history: [{ at: NOW - 2 * DAY, mmr: 900 }] },
+          { label: 'North America', mmr: 1500, wins: 1, losses: 1 },
+        ],
+      }),
+    );
+    const paths = [...svg.matchAll(/<path d="([^"]+)"[^>]*stroke="([^"]+)"/g)];
+    expect(paths.map((match) => match[2])).toEqual([Colors.mmr, Colors.rival]);
+    expect(paths[0]![1]!.split(/[ML]/).filter(Boolean)).toHaveLength(11);
+    expect(paths[1]![1]!.split(/[ML]/).filter(Boolean)).toHaveLength(2);
+    // The highest reading (2,300) is the highest point of the plot: the smallest y of the Europe line.
+    const ys = paths[0]![1]!
+      .split(/[ML]/)
+      .filter(Boolean)
+      .map((point) => Number(point.trim().split(' ')[1]));
+    expect(Math.min(...ys)).toBe(ys[7]);
+    expect(textContents(svg)).toEqual(expect.arrayContaining(['MMR over time', 'Europe', 'Asia']));
+    expect(textContents(svg)).not.toContain(labels.noHistory);
+  });
+
+  it('says when the line over time will show, until there are two readings', () => {
+    const { svg, altText } = buildRankedStandingSvg(input());
+    expect(svg).not.toContain('<path');
+    expect(textContents(svg).join(' ')).toBe(
+      textContents(svg)
+        .join(' ')
+        .replace(/MMR over time shows.*/, '') +
+        'MMR over time shows once the bot has seen this player more than once.',
+    );
+    expect(altText.endsWith(labels.noHistory)).toBe(true);
+    // Readings at or after now, or not numbers, are no history.
+    const odd = buildRankedStandingSvg(
+      input({
+        regions: [
+          {
+            label: 'EU',
+            mmr: 1,
+            wins: 0,
+            losses: 0,
+            history: [
+              { at: NOW, mmr: 5 },
+              { at: NOW + DAY, mmr: 5 },
+              { at: Number.NaN, mmr: 5 },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(odd.svg).not.toContain('<path');
   });
 
   it('splits the strip under each bar by the share of wins', () => {
@@ -90,7 +187,9 @@ describe('renderRankedStandingChart', () => {
     const { svg } = buildRankedStandingSvg(
       input({
         title: `<script>&"'`,
-        regions: [{ label: '<img src=x>&"\'', mmr: 1, wins: 0, losses: 0 }],
+        regions: [
+          { label: '<img src=x>&"\'', mmr: 1, wins: 0, losses: 0, history: [{ at: NOW - DAY, mmr: 0 }] },
+        ],
         labels: { ...labels, wins: '<W>' },
       }),
     );
@@ -103,7 +202,7 @@ describe('renderRankedStandingChart', () => {
   });
 
   it('ellipsizes long region labels and titles', () => {
-    const long = 'South America and the Caribbean (far away servers)';
+    const long = 'South America and the Caribbean (far away servers, very far away indeed)';
     const { svg } = buildRankedStandingSvg(
       input({ title: 'T'.repeat(200), regions: [{ label: long, mmr: 1200, wins: 1, losses: 1 }] }),
     );
@@ -114,6 +213,19 @@ describe('renderRankedStandingChart', () => {
     expect(measureText(title!, 22, 'bold')).toBeLessThanOrEqual(912);
     expect(region!.endsWith('…')).toBe(true);
     expect(long.startsWith(region!.slice(0, -1))).toBe(true);
+  });
+
+  it('draws a name in the title in its own fonts, whatever comes before it', () => {
+    const { svg } = buildRankedStandingSvg(input({ title: 'Ranked standing of Sniffles 狙击手' }));
+    expect(svg).toMatch(/font-family="DejaVu Sans"[^>]*>Ranked standing of Sniffles <\/text>/);
+    expect(svg).toMatch(/font-family="Noto Sans SC"[^>]*>狙击手<\/text>/);
+  });
+
+  it('draws a square for a character no shipped font has', () => {
+    const { svg } = buildRankedStandingSvg(
+      input({ regions: [{ label: 'ไทย', mmr: 1, wins: 0, losses: 0 }] }),
+    );
+    expect(textContents(svg)).toContain('\u25A1\u25A1\u25A1');
   });
 
   it('says there is no standing when there are no regions', () => {
@@ -129,36 +241,55 @@ describe('renderRankedStandingChart', () => {
     const chart = buildRankedStandingSvg(
       input({
         regions: [
-          { label: 'A', mmr: 0, wins: 0, losses: 0 },
-          { label: 'B', mmr: -50, wins: Number.NaN, losses: Infinity },
+          { label: 'A', mmr: 0, wins: 0, losses: 0, history: [{ at: NOW - DAY, mmr: Infinity }] },
+          {
+            label: 'B',
+            mmr: -50,
+            wins: Number.NaN,
+            losses: Infinity,
+            history: [{ at: NOW - DAY, mmr: -80 }],
+          },
         ],
       }),
     );
     expect(chart.svg).not.toMatch(/NaN|Infinity/);
-    expect(chart.altText).toContain('B: MMR -50, Wins 0, Losses 0');
+    expect(chart.altText).toContain('B: MMR -50 (best -50), Wins 0, Losses 0');
     expect(() => rasterize(chart.svg)).not.toThrow();
   });
 
-  it('fits many regions', () => {
+  it('keeps its limits: six regions, a bounded number of readings', () => {
     const regions = Array.from({ length: 12 }, (_, i) => ({
       label: `R${i}`,
       mmr: 100 * i,
       wins: i,
       losses: 1,
+      history: Array.from({ length: 5_000 }, (_, j) => ({ at: NOW - (j + 1) * 60_000, mmr: j })),
     }));
     const { svg } = buildRankedStandingSvg(input({ regions }));
-    expect(barWidths(svg)).toHaveLength(12);
+    expect(new Set(textContents(svg).filter((content) => /^R\d+$/.test(content))).size).toBe(6);
+    const paths = [...svg.matchAll(/<path d="([^"]+)"/g)];
+    expect(paths).toHaveLength(6);
+    for (const path of paths) expect(path[1]!.split(/[ML]/).filter(Boolean).length).toBeLessThanOrEqual(400);
+    expect(svg.length).toBeLessThan(200_000);
   });
 
   it('formats numbers in the locale', () => {
     const { svg, altText } = buildRankedStandingSvg(
-      input({ locale: 'de-DE', labels: { mmr: 'MMR', wins: 'Siege', losses: 'Niederlagen', none: '-' } }),
+      input({
+        locale: 'de-DE',
+        labels: { ...labels, wins: 'Siege', losses: 'Niederlagen', best: 'Bestwert' },
+      }),
     );
-    expect(textContents(svg)).toContain('2.140');
-    expect(altText).toContain('Europe: MMR 2.140, Siege 120, Niederlagen 80');
+    expect(textContents(svg)).toContain('2.140 MMR');
+    expect(altText).toContain('Europe: MMR 2.140 (Bestwert 2.140), Siege 120, Niederlagen 80');
   });
 
   it('is deterministic', () => {
-    expect(renderRankedStandingChart(input()).png.equals(renderRankedStandingChart(input()).png)).toBe(true);
+    const withHistory = input({
+      regions: [{ label: 'EU', mmr: 2140, wins: 1, losses: 0, history: europeHistory }],
+    });
+    expect(
+      renderRankedStandingChart(withHistory).png.equals(renderRankedStandingChart(withHistory).png),
+    ).toBe(true);
   });
 });

@@ -16,6 +16,8 @@ export const NOTABLE = {
 /** What every part of the world draws from: one random stream, in a fixed order, and the day it is anchored to. */
 export interface WorldContext {
   readonly rng: Rng;
+  /** The sandbox's now when the world was made: nothing in it happened later. */
+  readonly nowMs: number;
   readonly anchorMs: number;
   readonly daysAgo: (days: number, jitterHours?: number) => number;
 }

@@ -20,9 +20,15 @@ const PLAYER_COUNT = 320;
 export function generateWorld(seed: number, nowMs: number, playerCount = PLAYER_COUNT): World {
   const rng = new Rng(hashSeed(seed, 'world'));
   const anchorMs = startOfUtcDay(nowMs);
-  const daysAgo = (days: number, jitterHours = 24): number =>
-    anchorMs - days * DAY_MS + Math.floor(rng.next() * jitterHours * HOUR_MS);
-  const ctx: WorldContext = { rng, anchorMs, daysAgo };
+  // Day `days` before today, at a random hour of that day. Today's hours after now have not happened: such
+  // a time is mirrored back before now (never after it, never before the day's start), so that no seed
+  // dates a listing, post or match in the future ("listed in 10 h").
+  const daysAgo = (days: number, jitterHours = 24): number => {
+    const dayStart = anchorMs - days * DAY_MS;
+    const time = dayStart + Math.floor(rng.next() * jitterHours * HOUR_MS);
+    return time <= nowMs ? time : Math.max(Math.min(dayStart, nowMs), 2 * nowMs - time);
+  };
+  const ctx: WorldContext = { rng, nowMs, anchorMs, daysAgo };
 
   const drafts = makePlayerDrafts(ctx, playerCount);
   assignClans(ctx, drafts);

@@ -5,7 +5,7 @@ import type { KpdCall, Player } from './types.ts';
 
 /** Newest first. */
 export function makeKpdCalls(
-  { rng, anchorMs }: WorldContext,
+  { rng, nowMs, anchorMs }: WorldContext,
   players: readonly Player[],
   kpdPlayer: Player,
   hacker: Player,
@@ -29,7 +29,9 @@ export function makeKpdCalls(
     const jobRating = rng.int(0, 400);
     calls.push({
       id: nextCallId,
-      date: iso(callTime),
+      // Fifty steps of up to five hours can pass now: the newest calls are pulled back before it, a minute
+      // apart, which keeps their order.
+      date: iso(Math.min(callTime, nowMs - (50 - i) * 60_000)),
       caller_id: caller.id,
       caller_name: caller.name,
       caller_score: caller.stats.score,
@@ -46,7 +48,12 @@ export function makeKpdCalls(
       rating_label: at(KPD_RATING_LABELS, rating),
       officer_id: officer?.id ?? 0,
       officer_name: officer?.name ?? '',
-      status_date: iso(callTime + (status === 1 ? 0 : rng.int(5, 600) * 60_000)),
+      status_date: iso(
+        Math.min(
+          Math.min(callTime, nowMs - (50 - i) * 60_000) + (status === 1 ? 0 : rng.int(5, 600) * 60_000),
+          nowMs,
+        ),
+      ),
       game_code: `${(region.split('-').at(-1) ?? region).toUpperCase()}:${rng.token(5)}`,
       host: `${region}-${rng.int(1, 9)}.gameservers.example`,
       port: String(rng.int(30_000, 39_999)),

@@ -1,0 +1,192 @@
+import {
+  ApplicationCommandOptionType,
+  ApplicationIntegrationType,
+  InteractionContextType,
+  PermissionFlagsBits,
+} from 'discord.js';
+import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
+import { NotFoundError } from '../src/api/errors.ts';
+import { UserError } from '../src/core/user-error.ts';
+import { DIRECTIONS } from '../src/alerts/crossing.ts';
+import { AlertRepository, type PriceAlert } from '../src/alerts/store.ts';
+import { renderAlertAdded, renderAlertList, renderAlertRemoved } from '../src/render/alerts.ts';
+import { unknownName } from '../src/render/names.ts';
+import { text } from '../src/render/common.ts';
+import { ANNOUNCEMENT_CHANNEL_TYPES, announcementChannel, checkBotPermissions } from './subscribe/manage.ts';
+import { skinChoices } from './market.ts';
+
+const MAX_PRICE = 1_000_000_000;
+
+const data = {
+  name: 'alert',
+  contexts: [InteractionContextType.Guild],
+  integration_types: [ApplicationIntegrationType.GuildInstall],
+  options: [
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'add',
+      options: [
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'skin',
+          required: true,
+          min_value: 0,
+          autocomplete: true,
+        },
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'direction',
+          required: true,
+          choices: DIRECTIONS.map((value) => ({ value })),
+        },
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'price',
+          required: true,
+          min_value: 1,
+          max_value: MAX_PRICE,
+        },
+        {
+          type: ApplicationCommandOptionType.Channel,
+          name: 'channel',
+          channel_types: [...ANNOUNCEMENT_CHANNEL_TYPES],
+        },
+      ],
+    },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'list' },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'remove',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'id',
+          required: true,
+          min_length: 1,
+          max_length: 32,
+          autocomplete: true,
+        },
+      ],
+    },
+  ],
+} as const satisfies CommandSpec;
+
+/**
+ * `/alert add skin below|above price [channel]`, `/alert list`, `/alert remove id`: a price alert on a
+ * market skin, sent to the user's DMs, or to a channel when someone with Manage Server sets one. The
+ * worker looks at each watched skin once for all its alerts (`src/alerts/watch.ts`); an alert fires once
+ * per crossing. At most ALERT_USER_LIMIT alerts per user and ALERT_GUILD_LIMIT per server.
+ */
+export const command: Command<typeof data> = {
+  data,
+
+  async execute(ctx) {
+    const { interaction, services, args } = ctx;
+    const guildId = interaction.guildId;
+    if (guildId === null) throw new UserError('alert:errors.guildOnly');
+    const repository = new AlertRepository(services.db);
+    const limits = services.config.alerts;
+    const userId = interaction.user.id;
+    switch (args.subcommand) {
+      case 'add': {
+        await ctx.defer({ ephemeral: true });
+        const skinIndex = args.skin;
+        const threshold = args.price;
+        const direction = args.direction;
+        if (!Number.isSafeInteger(skinIndex) || skinIndex < 0) throw new UserError('market:invalidSkin');
+        if (!Number.isSafeInteger(threshold) || threshold < 1 || threshold > MAX_PRICE)
+          throw new UserError('alert:errors.price', { max: MAX_PRICE });
+        if (direction !== 'below' && direction !== 'above')
+          throw new UserError('common:errors.unknownCommand');
+        let channelId: string | undefined;
+        let locale: string = interaction.locale;
+        if (args.channel !== undefined) {
+          if (!interaction.inCachedGuild()) throw new UserError('alert:errors.guildOnly');
+          if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild))
+            throw new UserError('alert:errors.manageGuild');
+          const target = await announcementChannel(args.channel.id, interaction.guild);
+          await checkBotPermissions(ctx.t, interaction.guild, target);
+          channelId = target.id;
+          locale = interaction.guild.preferredLocale;
+        }
+        // The skin must exist; its lowest ask now is shown beside the alert.
+        let current: number | undefined;
+        try {
+          current = (await ctx.load('marketItemSales', { skinIndex })).ask_low;
+        } catch (error) {
+          if (error instanceof NotFoundError) throw new UserError('market:notFound', { index: skinIndex });
+          throw error;
+        }
+        const skinName = services.names.skinName(skinIndex) ?? unknownName(ctx.t, 'skin', skinIndex);
+        const added = await repository.add(
+          { guildId, userId, channelId, skinIndex, skinName, direction, threshold, locale },
+          { user: limits.userLimit, guild: limits.guildLimit },
+          services.clock.now(),
+        );
+        if (added.status === 'userLimit')
+          throw new UserError('alert:errors.userLimit', { max: limits.userLimit });
+        if (added.status === 'guildLimit')
+          throw new UserError('alert:errors.guildLimit', { max: limits.guildLimit });
+        if (added.status === 'exists') throw new UserError('alert:errors.exists', { id: added.alert.id });
+        services.log.info(
+          { guild: guildId, alert: added.alert.id, skin: skinIndex, channel: channelId ?? 'dm' },
+          'price alert added',
+        );
+        const used = (await repository.forUser(userId)).length;
+        return ctx.send(renderAlertAdded(ctx.t, added.alert, current, { used, max: limits.userLimit }));
+      }
+      case 'list': {
+        const mine = await repository.forUser(userId);
+        return ctx.send(
+          renderAlertList(ctx.t, mine, {
+            user: limits.userLimit,
+            guild: limits.guildLimit,
+            guildUsed: await repository.countForGuild(guildId),
+          }),
+        );
+      }
+      case 'remove': {
+        const id = args.id.trim().toLowerCase();
+        const alert = await repository.get(id);
+        if (!alert || !mayRemove(alert, userId, guildId, interaction.memberPermissions))
+          throw new UserError('alert:errors.notFound', { id: text(id, 32) });
+        await repository.remove(alert.id);
+        await repository.pruneSkins();
+        services.log.info({ guild: guildId, alert: alert.id }, 'price alert removed');
+        return ctx.send(renderAlertRemoved(ctx.t, alert));
+      }
+      default:
+        throw new UserError('common:errors.unknownCommand');
+    }
+  },
+
+  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
+    const focused = ctx.interaction.options.getFocused(true);
+    if (focused.name === 'skin') return skinChoices(ctx.t, ctx.services.names, focused.value);
+    if (focused.name !== 'id') return [];
+    const query = focused.value.trim().toLowerCase();
+    const mine = await new AlertRepository(ctx.services.db).forUser(ctx.interaction.user.id);
+    return mine
+      .map((alert) => ({
+        name: `${alert.id} · ${alert.skinName} · ${alert.direction} ${alert.threshold}`.slice(0, 100),
+        value: alert.id,
+      }))
+      .filter((choice) => query === '' || choice.name.toLowerCase().includes(query))
+      .slice(0, 25);
+  },
+};
+
+/** Its maker may remove an alert; so may a manager of the server a channel alert posts in. */
+function mayRemove(
+  alert: PriceAlert,
+  userId: string,
+  guildId: string,
+  permissions: { has(flag: bigint): boolean } | null,
+): boolean {
+  if (alert.userId === userId) return true;
+  return (
+    alert.channelId !== undefined &&
+    alert.guildId === guildId &&
+    permissions?.has(PermissionFlagsBits.ManageGuild) === true
+  );
+}

@@ -1,0 +1,127 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { command as alertCommand } from '../../commands/alert.ts';
+import { alertsSource } from '../../src/alerts/watch.ts';
+import { AlertRepository } from '../../src/alerts/store.ts';
+import {
+  commandOptions,
+  drive,
+  routeCommands,
+  useWorldPerTest,
+  type OptionValue,
+} from '../announcements/support.ts';
+import { dms, restFor } from './support.ts';
+
+/** `/alert add`, `/alert list`, `/alert remove` through the stand-in, and the worker's poll into a DM. */
+routeCommands(alertCommand);
+
+const fixture = useWorldPerTest();
+const USER = '300000000000000001';
+
+function run(
+  sub: string,
+  values: Record<string, OptionValue> = {},
+  extra: { userId?: string; permissions?: bigint } = {},
+) {
+  const { world } = fixture;
+  const userId = extra.userId ?? USER;
+  return world.discord
+    .invokeCommand({
+      name: 'alert',
+      guildId: world.guildId,
+      options: commandOptions('alert', sub, values),
+      user: { id: userId, username: `user${userId.slice(-3)}` },
+      ...(extra.permissions === undefined ? {} : { memberPermissions: extra.permissions }),
+    })
+    .final();
+}
+
+/** A skin of the sandbox with something listed, and its lowest ask. */
+function listedSkin(): { index: number; price: number } {
+  const market = fixture.world.sandbox.world.market.find((m) => m.listings.length > 0);
+  if (!market) throw new Error('the sandbox lists nothing');
+  return { index: market.skinIndex, price: market.listings[0]?.price ?? 0 };
+}
+
+describe('/alert', () => {
+  it('adds, lists and removes an alert, and the worker’s poll sends it to the DM once', async () => {
+    const { world } = fixture;
+    const process = await fixture.start({
+      commands: true,
+      sources: (services) => [alertsSource(services, restFor(world))],
+    });
+    const skin = listedSkin();
+    const added = await run('add', {
+      skin: skin.index,
+      direction: 'above',
+      price: Math.max(1, skin.price - 1),
+    });
+    const embed = added.embeds[0];
+    expect(embed?.title).toBe('Price alert set');
+    expect(embed?.description).toContain('your DMs');
+    expect(embed?.fields?.find((f) => f.name === 'Lowest price now')?.value).toBe(
+      `${skin.price.toLocaleString('en-US')} KR`,
+    );
+    const [alert] = await new AlertRepository(world.db).forUser(USER);
+    expect(alert?.skinIndex).toBe(skin.index);
+
+    const listed = await run('list');
+    expect(listed.embeds[0]?.title).toBe('Your price alerts (1 of 10)');
+    expect(listed.embeds[0]?.description).toContain(`\`${alert?.id}\``);
+    expect(listed.embeds[0]?.description).toContain('waiting');
+
+    dms(world);
+    await drive(world.clock, process.announcements.pollOnce());
+    const sent = dms(world);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.embeds[0]?.description).toContain('at or above');
+    await world.clock.advance(60 * 60_000);
+    await drive(world.clock, process.announcements.pollOnce());
+    expect(dms(world)).toHaveLength(1);
+    expect((await run('list')).embeds[0]?.description).toMatch(/fired <t:\d+:R>/);
+
+    const removed = await run('remove', { id: alert?.id ?? '' });
+    expect(removed.embeds[0]?.description).toContain('removed');
+    expect(await new AlertRepository(world.db).forUser(USER)).toEqual([]);
+    const again = await run('remove', { id: alert?.id ?? '' });
+    expect(again.embeds[0]?.description ?? again.content).toMatch(/no price alert with the id/);
+  });
+
+  it('needs Manage Server to post in a channel, and refuses an 11th alert', async () => {
+    const { world } = fixture;
+    await fixture.start({ commands: true });
+    const skin = listedSkin();
+    const refused = await run(
+      'add',
+      { skin: skin.index, direction: 'below', price: 10, channel: world.channelId },
+      { permissions: PermissionFlagsBits.SendMessages },
+    );
+    expect(refused.embeds[0]?.description ?? refused.content).toMatch(/Manage Server/);
+    const managed = await run(
+      'add',
+      { skin: skin.index, direction: 'below', price: 10, channel: world.channelId },
+      { permissions: PermissionFlagsBits.ManageGuild },
+    );
+    expect(managed.embeds[0]?.description).toContain(`<#${world.channelId}>`);
+    for (let i = 1; i < 10; i += 1) await run('add', { skin: skin.index, direction: 'below', price: 10 + i });
+    const over = await run('add', { skin: skin.index, direction: 'below', price: 99 });
+    expect(over.embeds[0]?.description ?? over.content).toMatch(/already have 10 price alerts/);
+  });
+
+  it('a user who does not accept DMs: the alert is disabled, and /alert list says why', async () => {
+    const { world } = fixture;
+    const process = await fixture.start({
+      commands: true,
+      sources: (services) => [alertsSource(services, restFor(world))],
+    });
+    world.discord.setDmsOpen(USER, false);
+    const skin = listedSkin();
+    await run('add', { skin: skin.index, direction: 'above', price: 1 });
+    await drive(world.clock, process.announcements.pollOnce());
+    expect(dms(world)).toHaveLength(0);
+    const listed = await run('list');
+    expect(listed.embeds[0]?.description).toMatch(
+      /⚠️ disabled: your DMs do not accept messages from the bot/,
+    );
+  });
+});
