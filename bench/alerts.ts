@@ -1,5 +1,7 @@
 import type { REST } from 'discord.js';
+import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
+import type { Figures } from './client.ts';
 import { AlertWatch } from '../src/alerts/watch.ts';
 import { AlertRepository } from '../src/alerts/store.ts';
 import type { SourceRun } from '../src/announcements/sources.ts';
@@ -116,6 +118,21 @@ async function scenario(skins: number, alerts: number) {
   };
 }
 
-const rows = [];
-for (const { skins, alerts } of SCENARIOS) rows.push(await scenario(skins, alerts));
-console.table(rows);
+/** `npm run bench`'s section: one line per scenario. */
+export async function benchAlerts(): Promise<Figures> {
+  const figures: Figures = {};
+  for (const { skins, alerts } of SCENARIOS) {
+    const row = await scenario(skins, alerts);
+    figures[`${skins} skins, ${alerts} alerts`] =
+      `${row['requests / min']} requests/min (share ${row['budget share / min']}), ` +
+      `every ${row['interval per skin (s)']} s per skin, ${row['messages / h']} messages/h, ` +
+      `poll ${row['poll wall time, mean (ms)']} ms`;
+  }
+  return figures;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const rows = [];
+  for (const { skins, alerts } of SCENARIOS) rows.push(await scenario(skins, alerts));
+  console.table(rows);
+}

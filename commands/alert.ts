@@ -5,6 +5,7 @@ import {
   PermissionFlagsBits,
 } from 'discord.js';
 import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
+import { idOption, skinOption } from '../src/discord/options.ts';
 import { NotFoundError } from '../src/api/errors.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { DIRECTIONS } from '../src/alerts/crossing.ts';
@@ -26,13 +27,7 @@ const data = {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'add',
       options: [
-        {
-          type: ApplicationCommandOptionType.Integer,
-          name: 'skin',
-          required: true,
-          min_value: 0,
-          autocomplete: true,
-        },
+        skinOption,
         {
           type: ApplicationCommandOptionType.String,
           name: 'direction',
@@ -57,16 +52,7 @@ const data = {
     {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'remove',
-      options: [
-        {
-          type: ApplicationCommandOptionType.String,
-          name: 'id',
-          required: true,
-          min_length: 1,
-          max_length: 32,
-          autocomplete: true,
-        },
-      ],
+      options: [idOption],
     },
   ],
 } as const satisfies CommandSpec;

@@ -13,6 +13,7 @@ import { UserError } from '../src/core/user-error.ts';
 import { NameNotFoundError } from '../src/render/suggest.ts';
 import { nameSearchOf } from '../src/search/index.ts';
 import { renderClanMembers, renderClanProfile } from '../src/render/clan.ts';
+import { pastTimes } from '../src/render/common.ts';
 
 const name = nameOption(true);
 const page = pageOption;
@@ -61,7 +62,9 @@ async function showProfile(ctx: Context, clanName: string): Promise<void> {
   const clan = await loadClan(ctx, clanName, 'profile');
   ctx.services.names.remember('clan', clan.name);
   ctx.services.names.remember('player', clan.owner_name);
-  await ctx.send(renderClanProfile(ctx.t, clan, clanIds.members(clan.name, ctx.now)));
+  await ctx.send(
+    renderClanProfile(ctx.t, clan, clanIds.members(clan.name, ctx.now), pastTimes(ctx.now, ctx.services.log)),
+  );
 }
 
 async function showMembers(ctx: Context, clanName: string, pageNo: number): Promise<void> {

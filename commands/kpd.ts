@@ -19,6 +19,7 @@ import { UserError } from '../src/core/user-error.ts';
 import { keyStatusMessage, kpdKeys, looksLikeDeveloperKey } from '../src/kpd/keys.ts';
 import { registerSecret } from '../src/log/index.ts';
 import { renderKpdCalls, renderKpdLinked, renderKpdUnlinked } from '../src/render/kpd.ts';
+import { pastTimes } from '../src/render/common.ts';
 import { keyPrefix } from '../src/secrets/mask.ts';
 import { askForSecret, submittedSecret } from '../src/secrets/modal.ts';
 
@@ -123,7 +124,15 @@ async function showCalls(ctx: CommandContext | ComponentContext, page: number): 
   }
   const calls = result.value;
   ctx.services.names.remember('player', ...calls.flatMap((call) => [call.caller_name, call.called_name]));
-  await ctx.send(renderKpdCalls(ctx.t, { calls, page, now: ctx.now, pager: kpdIds.callsPager(ctx.now) }));
+  await ctx.send(
+    renderKpdCalls(ctx.t, {
+      calls,
+      page,
+      now: ctx.now,
+      pager: kpdIds.callsPager(ctx.now),
+      past: pastTimes(ctx.now, ctx.services.log),
+    }),
+  );
 }
 
 const data = {

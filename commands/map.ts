@@ -11,7 +11,7 @@ import type {
 import { COMPONENT_LIFETIME_MS, defineComponents, type ComponentId } from '../src/discord/component-id.ts';
 import { resolvePlayerName } from '../src/link/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { text } from '../src/render/common.ts';
+import { pastTimes, text } from '../src/render/common.ts';
 import {
   BOARD_TYPES,
   isBoardOrder,
@@ -135,7 +135,9 @@ async function showInfo(ctx: Context, mapName: string): Promise<void> {
   });
   ctx.services.names.remember('map', map.name);
   ctx.services.names.remember('player', map.creator_name);
-  await ctx.send(renderMapInfo(ctx.t, map, mapIds.leaderboard(map, ctx.now)));
+  await ctx.send(
+    renderMapInfo(ctx.t, map, mapIds.leaderboard(map, ctx.now), pastTimes(ctx.now, ctx.services.log)),
+  );
 }
 
 async function showLeaderboard(ctx: Context, mapName: string, query: BoardQuery): Promise<void> {
@@ -159,6 +161,7 @@ async function showLeaderboard(ctx: Context, mapName: string, query: BoardQuery)
         query.order ?? data.leaderboard_order,
         ctx.now,
       ),
+      past: pastTimes(ctx.now, ctx.services.log),
     }),
   );
 }
@@ -184,7 +187,7 @@ async function showRank(
   }
   ctx.services.names.remember('map', entry.map_name);
   ctx.services.names.remember('player', entry.player_name);
-  await ctx.send(renderMapRank(ctx.t, entry, mapName));
+  await ctx.send(renderMapRank(ctx.t, entry, mapName, pastTimes(ctx.now, ctx.services.log)));
 }
 
 async function showFeatured(ctx: Context): Promise<void> {

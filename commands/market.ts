@@ -8,7 +8,7 @@ import type {
   ComponentContext,
 } from '../src/discord/command.ts';
 import { defineComponents, type ComponentId } from '../src/discord/component-id.ts';
-import { parsePage, wholeNumber } from '../src/discord/options.ts';
+import { parsePage, skinOption, wholeNumber } from '../src/discord/options.ts';
 import type { NameIndex } from '../src/names/index.ts';
 import { UserError } from '../src/core/user-error.ts';
 import type { Translator } from '../src/i18n/index.ts';
@@ -20,6 +20,7 @@ import {
 } from '../src/render/market.ts';
 import type { SalesStatistics } from '../src/api/schemas/index.ts';
 import { truncate } from '../src/render/text.ts';
+import { pastTimes } from '../src/render/common.ts';
 import { unknownName } from '../src/render/names.ts';
 
 const MIN_DAYS = 1;
@@ -67,6 +68,7 @@ async function showSkin(
       page,
       now: ctx.now,
       pager: marketIds.listings(data.skin_index, days, ctx.now),
+      past: pastTimes(ctx.now, ctx.services.log),
     }),
   );
 }
@@ -115,13 +117,7 @@ const data = {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'skin',
       options: [
-        {
-          type: ApplicationCommandOptionType.Integer,
-          name: 'skin',
-          required: true,
-          min_value: 0,
-          autocomplete: true,
-        },
+        skinOption,
         {
           type: ApplicationCommandOptionType.Integer,
           name: 'days',

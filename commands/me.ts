@@ -24,7 +24,7 @@ import { parsePage, wholeNumber } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { registerSecret } from '../src/log/index.ts';
 import type { ReplyPayload } from '../src/render/payload.ts';
-import type { Row } from '../src/render/common.ts';
+import { pastTimes, type Row } from '../src/render/common.ts';
 import {
   ME_PAGE_SIZE,
   forgottenUpdate,
@@ -142,15 +142,21 @@ async function read(ctx: ReadContext, modal: Read, token: string): Promise<ReadR
   const t = ctx.t;
   const skinName = (index: number) => ctx.services.names.skinName(index);
   const pageNo = pageNumber(modal);
+  const past = pastTimes(ctx.now, ctx.services.log);
   switch (modal.action) {
     case 'wallet':
       return { payload: renderWallet(t, await ctx.load('wallet', {}, { token })) };
     case 'market-history':
       return {
-        payload: renderMarketHistory(t, await ctx.load('marketHistory', { limit: 25 }, { token }), skinName),
+        payload: renderMarketHistory(
+          t,
+          await ctx.load('marketHistory', { limit: 25 }, { token }),
+          skinName,
+          past,
+        ),
       };
     case 'listings':
-      return { payload: renderOwnListings(t, await ctx.load('ownListings', {}, { token }), skinName) };
+      return { payload: renderOwnListings(t, await ctx.load('ownListings', {}, { token }), skinName, past) };
     case 'trades': {
       // One more than a page: whether there is a next page, without a total.
       const trades = await ctx.load(
@@ -160,7 +166,7 @@ async function read(ctx: ReadContext, modal: Read, token: string): Promise<ReadR
       );
       const hasNext = trades.trades.length > ME_PAGE_SIZE && pageNo < 100;
       return {
-        payload: renderTrades(t, trades, pageNo, skinName),
+        payload: renderTrades(t, trades, pageNo, skinName, past),
         paging: paging(ctx, 'trades', pageNo, hasNext),
       };
     }
@@ -197,7 +203,7 @@ async function read(ctx: ReadContext, modal: Read, token: string): Promise<ReadR
           ? history.matches.length >= ME_PAGE_SIZE && pageNo < 100
           : pageNo < totalPages;
       return {
-        payload: renderMatchHistory(t, history, pageNo, (id) => mapNames.get(id)),
+        payload: renderMatchHistory(t, history, pageNo, (id) => mapNames.get(id), past),
         paging: paging(ctx, 'matches', pageNo, hasNext, totalPages),
       };
     }

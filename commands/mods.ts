@@ -10,7 +10,7 @@ import type {
 import { defineComponents, type ComponentId } from '../src/discord/component-id.ts';
 import { MAX_PAGE, parsePage } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { text } from '../src/render/common.ts';
+import { pastTimes, text } from '../src/render/common.ts';
 import { renderModInfo, renderModList } from '../src/render/mods.ts';
 
 /** The ids of this command's page buttons; exported for the renderer tests. */
@@ -37,7 +37,7 @@ async function showInfo(ctx: CommandContext, modName: string): Promise<void> {
   }
   ctx.services.names.remember('mod', mod.name);
   ctx.services.names.remember('player', mod.creator_name);
-  await ctx.send(renderModInfo(ctx.t, mod));
+  await ctx.send(renderModInfo(ctx.t, mod, pastTimes(ctx.now, ctx.services.log)));
 }
 
 /** The page of a `mods:list:<page>` button; anything else is not a button this command made. */

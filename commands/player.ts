@@ -115,7 +115,10 @@ async function showProfile(
           (point) => ({ at: point.at, ranked: point.stats.ranked }),
         )
       : undefined;
-  await ctx.send(renderProfile(ctx.t, { profile, section, menuId, changes, rankedHistory, now: ctx.now }));
+  const past = pastTimes(ctx.now, ctx.services.log);
+  await ctx.send(
+    renderProfile(ctx.t, { profile, section, menuId, changes, rankedHistory, now: ctx.now, past }),
+  );
 }
 
 /** "Since yesterday" and "since last week" beside the headline numbers, from the snapshots kept. */

@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { DiscordAPIError, HTTPError, Routes, type APIMessage, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.ts';
+import { pastTimes } from '../render/common.ts';
 import { pickLocale, type Translations, type Translator } from '../i18n/index.ts';
 import type { ReplyPayload } from '../render/payload.ts';
 import type { DeliveryPlan } from './kinds/kind.ts';
@@ -262,7 +263,7 @@ export class Deliverer {
     try {
       plan = this.#deps.kinds
         .named(subscription.kind)
-        ?.plan(event, subscription, this.#translator(subscription));
+        ?.plan(event, subscription, this.#translator(subscription), pastTimes(this.#deps.clock.now(), log));
     } catch (error) {
       // Not Discord's fault: the event cannot be rendered. Tried again next pass, then set aside.
       log.debug({ ...context, err: error }, 'announcement could not be prepared');

@@ -124,6 +124,8 @@ export interface AnnouncementDeps {
 
 export const DEFAULT_EVENTS_BUDGET: BudgetRule = { limit: 6, windowMs: 60_000 };
 const PURGE_EVERY_MS = 60 * 60_000;
+/** How long a featured map's webhook delivery waits for the map's details (then stored without). */
+const WEBHOOK_DETAILS_MS = 5_000;
 
 export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announcements> {
   const { discord, services, config } = deps;
@@ -163,6 +165,7 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
     new TurfFeed(sourceDeps),
     ...(deps.sources ?? []).map((make) => make(sourceDeps)),
   ];
+  let eventsFeed: EventsFeed | undefined;
   if (config.game.apiKey !== undefined) {
     const budget = new RequestBudget(
       api.limits,
@@ -170,9 +173,11 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
       options.budget ?? DEFAULT_EVENTS_BUDGET,
       clock,
     );
-    sources.unshift(
-      new EventsFeed(sourceDeps, budget, { pageSize: options.pageSize ?? 100, deadlineMs: 30_000 }),
-    );
+    eventsFeed = new EventsFeed(sourceDeps, budget, {
+      pageSize: options.pageSize ?? 100,
+      deadlineMs: 30_000,
+    });
+    sources.unshift(eventsFeed);
   } else {
     log.info('no GAME_API_KEY: the events feed is not polled (map announcements stay silent)');
   }
@@ -307,9 +312,15 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
         ? {}
         : { maxConnections: options.webhookMaxConnections }),
       async onEvent(apiEvent) {
-        const event = fromApiEvent(apiEvent, clock.now());
+        let event = fromApiEvent(apiEvent, clock.now());
         const subscriptions = await active.get();
         if (!kinds.isWanted(event, subscriptions)) return;
+        // A featured map's votes, plays and creator, as the poller adds them: within a bound, so that the
+        // sender is answered in time; without them when they do not come.
+        if (eventsFeed && (event.type === 'map.featured' || event.type === 'map.unfeatured')) {
+          const bound = AbortSignal.any([stopping.signal, AbortSignal.timeout(WEBHOOK_DETAILS_MS)]);
+          event = await eventsFeed.withMapDetails(event, bound).catch(() => event);
+        }
         // Already pending or done (polled, or delivered twice by the sender): acknowledged, not repeated.
         if (!(await repos.inbox.accept(event))) return;
         // Any process may receive; only the worker delivers (a standby's event waits in the inbox for it).

@@ -133,7 +133,7 @@ export class EventsFeed implements Source {
         let event = fromApiEvent(item, now);
         if (!this.#deps.kinds.isWanted(event, subscriptions)) continue;
         if (event.type === 'map.featured' || event.type === 'map.unfeatured')
-          event = await this.#withMapDetails(event, run.signal);
+          event = await this.withMapDetails(event, run.signal);
         if (await repos.inbox.accept(event)) stored += 1;
       }
       await hook?.('stored', { eventKey: `page:${after}` });
@@ -158,7 +158,7 @@ export class EventsFeed implements Source {
    * (and its edit) shows them. One request per such event, from the same budget as the feed; when it
    * fails the post goes out without them.
    */
-  async #withMapDetails(event: AnnouncementEvent, signal: AbortSignal): Promise<AnnouncementEvent> {
+  async withMapDetails(event: AnnouncementEvent, signal: AbortSignal): Promise<AnnouncementEvent> {
     const data = event.data['data'];
     const mapName =
       typeof data === 'object' && data !== null ? (data as Record<string, unknown>)['map_name'] : undefined;

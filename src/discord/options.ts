@@ -59,3 +59,12 @@ export const idOption = {
   max_length: 32,
   autocomplete: true,
 } as const;
+
+/** A skin by its index, with autocomplete by name (the choice's value is the index). */
+export const skinOption = {
+  type: ApplicationCommandOptionType.Integer,
+  name: 'skin',
+  required: true,
+  min_value: 0,
+  autocomplete: true,
+} as const;

@@ -1,7 +1,18 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import type { ClanMembers, ClanProfile } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
-import { field, fit, num, pageRow, pageRows, text, timestamp, type Pager, type Row } from './common.ts';
+import {
+  field,
+  fit,
+  num,
+  pageRow,
+  pageRows,
+  pastTimestamp,
+  text,
+  type Pager,
+  type PastTimes,
+  type Row,
+} from './common.ts';
 import { clanRoleName } from './names.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 import { DiscordLimits, truncate } from './text.ts';
@@ -48,6 +59,7 @@ export function renderClanProfile(
   t: Translator,
   clan: ClanProfile,
   membersId: string | undefined,
+  past?: PastTimes,
 ): ReplyPayload {
   const invite = inviteUrl(clan.discord);
   const fields = [
@@ -55,7 +67,7 @@ export function renderClanProfile(
     field(t.t('clan:profile.score'), num(t, clan.score)),
     field(t.t('clan:profile.rank'), clan.rank === undefined ? '—' : `#${num(t, clan.rank)}`),
     field(t.t('clan:profile.members'), num(t, clan.member_count)),
-    field(t.t('clan:profile.created'), timestamp(clan.created_at, 'D')),
+    field(t.t('clan:profile.created'), pastTimestamp(clan.created_at, 'D', past)),
   ];
   if (invite) fields.push(field(t.t('clan:profile.invite'), invite, false));
   const row = membersButton(t, membersId);

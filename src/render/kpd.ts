@@ -2,7 +2,7 @@ import type { KpdCall } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
 import { KPD_CALLS_PER_PAGE, newestFirst, pageOf } from './kpd-calls.ts';
 import { parseTime } from '../core/time.ts';
-import { field, fit, num, pageRow, text, timestamp, type Pager } from './common.ts';
+import { field, fit, num, pageRow, pastTimestamp, text, type Pager, type PastTimes } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 /**
@@ -46,7 +46,7 @@ function reportedName(t: Translator, call: KpdCall): string {
 }
 
 /** One call as an embed field (also used by the moderators' channel feed). */
-export function callField(t: Translator, call: KpdCall) {
+export function callField(t: Translator, call: KpdCall, past?: PastTimes) {
   const lines = [
     t.t('kpd:calls.reporter', {
       name: call.caller_name ? `**${text(call.caller_name, 64)}**` : t.t('common:unknown'),
@@ -62,10 +62,13 @@ export function callField(t: Translator, call: KpdCall) {
       officer:
         call.officer_id && call.officer_name ? text(call.officer_name, 64) : t.t('kpd:calls.noOfficer'),
     }),
-    t.t('kpd:calls.time', { when: timestamp(call.date, 'f'), ago: timestamp(call.date, 'R') }),
+    t.t('kpd:calls.time', {
+      when: pastTimestamp(call.date, 'f', past),
+      ago: pastTimestamp(call.date, 'R', past),
+    }),
   ];
   if (call.status !== undefined && call.status > 1 && call.status_date) {
-    lines.push(t.t('kpd:calls.statusChanged', { when: timestamp(call.status_date, 'R') }));
+    lines.push(t.t('kpd:calls.statusChanged', { when: pastTimestamp(call.status_date, 'R', past) }));
   }
   return field(
     t.t('kpd:calls.fieldName', { id: call.id, context: contextLabel(t, call), status: statusLabel(t, call) }),
@@ -85,6 +88,8 @@ export interface KpdCallsView {
   readonly page: number;
   readonly now: number;
   readonly pager: Pager;
+  /** Now, for the times of past events (one after it is shown as now and reported). */
+  readonly past?: PastTimes | undefined;
 }
 
 export function renderKpdCalls(t: Translator, view: KpdCallsView): ReplyPayload {
@@ -94,7 +99,7 @@ export function renderKpdCalls(t: Translator, view: KpdCallsView): ReplyPayload 
     color: statusColor(items[0]),
     title: t.t('kpd:calls.title'),
     ...(items.length === 0 ? { description: t.t('kpd:calls.none') } : {}),
-    fields: items.map((call) => callField(t, call)),
+    fields: items.map((call) => callField(t, call, view.past)),
     footer: { text: t.t('kpd:calls.footer', { n: sorted.length }) },
   });
   const row =
@@ -145,14 +150,14 @@ export function renderKpdUnlinked(t: Translator, removed: boolean): ReplyPayload
 }
 
 /** `/subscribe kpd`: a new call, posted in the moderators' channel (not ephemeral: the channel is theirs). */
-export function renderKpdNewCall(t: Translator, call: KpdCall): ReplyPayload {
+export function renderKpdNewCall(t: Translator, call: KpdCall, past?: PastTimes): ReplyPayload {
   const at = call.date ? parseTime(call.date) : Number.NaN;
   return {
     embeds: [
       fit({
         color: statusColor(call),
         title: t.t('kpd:feed.newTitle'),
-        fields: [callField(t, call)],
+        fields: [callField(t, call, past)],
         ...(Number.isFinite(at) ? { timestamp: new Date(at).toISOString() } : {}),
       }),
     ],
@@ -164,6 +169,7 @@ export function renderKpdCallChanged(
   t: Translator,
   call: KpdCall,
   previous: { readonly status?: number | undefined; readonly rating?: number | undefined },
+  past?: PastTimes,
 ): ReplyPayload {
   const lines: string[] = [];
   if (previous.status !== call.status) {
@@ -188,7 +194,7 @@ export function renderKpdCallChanged(
         color: statusColor(call),
         title: t.t('kpd:feed.changedTitle', { id: call.id }),
         ...(lines.length > 0 ? { description: lines.join('\n') } : {}),
-        fields: [callField(t, call)],
+        fields: [callField(t, call, past)],
       }),
     ],
   };

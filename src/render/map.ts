@@ -8,9 +8,10 @@ import {
   num,
   pageRow,
   pageRows,
+  pastTimestamp,
   text,
-  timestamp,
   type Pager,
+  type PastTimes,
   type Row,
 } from './common.ts';
 import { mapCategoryName } from './names.ts';
@@ -75,7 +76,12 @@ function leaderboardButton(t: Translator, map: MapInfo, id: string | undefined):
 }
 
 /** A map's record: creator, votes, plays, playtime, dates, its leaderboard and whether it is featured. */
-export function renderMapInfo(t: Translator, map: MapInfo, leaderboardId: string | undefined): ReplyPayload {
+export function renderMapInfo(
+  t: Translator,
+  map: MapInfo,
+  leaderboardId: string | undefined,
+  past?: PastTimes,
+): ReplyPayload {
   const fields = [
     field(t.t('map:info.creator'), text(map.creator_name, 100)),
     field(t.t('map:info.votes'), num(t, map.votes)),
@@ -86,8 +92,8 @@ export function renderMapInfo(t: Translator, map: MapInfo, leaderboardId: string
     ),
     field(t.t('map:info.category'), mapCategoryName(t, map.category)),
     field(t.t('map:info.featured'), t.t(map.featured ? 'common:yes' : 'common:no')),
-    field(t.t('map:info.created'), timestamp(map.created_at, 'D')),
-    field(t.t('map:info.updated'), timestamp(map.updated_at, 'D')),
+    field(t.t('map:info.created'), pastTimestamp(map.created_at, 'D', past)),
+    field(t.t('map:info.updated'), pastTimestamp(map.updated_at, 'D', past)),
     field(t.t('map:info.board'), boardTypeLabel(t, map.leaderboard_type)),
   ];
   if (hasBoard(map.leaderboard_type)) {
@@ -125,6 +131,8 @@ export interface MapLeaderboardView {
   readonly type?: BoardType | undefined;
   readonly order?: BoardOrder | undefined;
   readonly pager: Pager;
+  /** Now, for the times of past events (one after it is shown as now and reported). */
+  readonly past?: PastTimes | undefined;
 }
 
 /** One page (25 rows) of a map's leaderboard; times as `mm:ss.mmm`, scores as numbers. */
@@ -139,7 +147,7 @@ export function renderMapLeaderboard(t: Translator, view: MapLeaderboardView): R
       position: positionMark(entry.position),
       player: text(entry.player_name, 40),
       value: boardValue(t, type, entry.value),
-      when: timestamp(entry.date, 'R'),
+      when: pastTimestamp(entry.date, 'R', view.past),
     }),
   );
   let empty = t.t(page > 1 ? 'map:leaderboard.emptyPage' : 'map:leaderboard.empty');
@@ -159,7 +167,12 @@ export function renderMapLeaderboard(t: Translator, view: MapLeaderboardView): R
 }
 
 /** One player's standing on a map's board: position, value and when it was set. */
-export function renderMapRank(t: Translator, entry: MapLeaderboardPlayer, mapName: string): ReplyPayload {
+export function renderMapRank(
+  t: Translator,
+  entry: MapLeaderboardPlayer,
+  mapName: string,
+  past?: PastTimes,
+): ReplyPayload {
   const type = entry.leaderboard_type;
   const podium = entry.position !== undefined && entry.position >= 1 && entry.position <= 3;
   return {
@@ -173,7 +186,7 @@ export function renderMapRank(t: Translator, entry: MapLeaderboardPlayer, mapNam
         fields: [
           field(t.t('map:rank.position'), positionMark(entry.position)),
           field(t.t(type === 'time' ? 'map:rank.time' : 'map:rank.value'), boardValue(t, type, entry.value)),
-          field(t.t('map:rank.date'), timestamp(entry.date, 'f')),
+          field(t.t('map:rank.date'), pastTimestamp(entry.date, 'f', past)),
           field(t.t('map:info.board'), boardTypeLabel(t, type)),
           field(t.t('map:info.order'), boardOrderLabel(t, entry.leaderboard_order)),
         ],

@@ -2,7 +2,7 @@ import type { MarketSkin, MarketStats, SalesStatistics } from '../api/schemas/in
 import type { Translator } from '../i18n/index.ts';
 import { renderPriceHistoryChart } from './chart/price-history.ts';
 import { renderMarketOverviewChart } from './chart/market-overview.ts';
-import { field, fit, num, pageRow, text, timestamp, type Pager } from './common.ts';
+import { field, fit, num, pageRow, pastTimestamp, text, type Pager, type PastTimes } from './common.ts';
 import { unknownName } from './names.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 import { DiscordLimits, truncate } from './text.ts';
@@ -24,6 +24,8 @@ export interface MarketSkinView {
   readonly page: number;
   readonly now: number;
   readonly pager: Pager;
+  /** Now, for the times of past events (one after it is shown as now and reported). */
+  readonly past?: PastTimes | undefined;
 }
 
 /** `YYYY-MM-DD` of the UTC day that contains `now`. */
@@ -43,7 +45,7 @@ export function kr(t: Translator, value: number | undefined, fractions = 0): str
  */
 export function renderMarketSkin(
   t: Translator,
-  { data, skinName, days, page, now, pager }: MarketSkinView,
+  { data, skinName, days, page, now, pager, past }: MarketSkinView,
 ): ReplyPayload {
   const index = data.skin_index;
   const plainName = skinName?.trim() ? skinName : unknownName(t, 'skin', index);
@@ -62,7 +64,7 @@ export function renderMarketSkin(
       rank: t.n((page - 1) * LISTINGS_PER_PAGE + i + 1),
       price: kr(t, listing.price),
       seller: text(listing.seller_name, 40),
-      when: timestamp(listing.listed_at, 'R'),
+      when: pastTimestamp(listing.listed_at, 'R', past),
     }),
   );
   const ownerLines = owners.slice(0, TOP_OWNERS).map((owner, i) =>

@@ -17,9 +17,11 @@ import {
   percent,
   ratio,
   regionLabel,
+  pastTimestamp,
   text,
   timestamp,
   type Pager,
+  type PastTimes,
   type Row,
 } from './common.ts';
 import { DiscordLimits, truncate } from './text.ts';
@@ -133,6 +135,7 @@ export function renderMarketHistory(
   t: Translator,
   history: MarketHistory,
   skinName: SkinNames,
+  past?: PastTimes,
 ): ReplyPayload {
   const entries = history.entries.slice(0, LIST_MAX);
   const lines = entries.map((entry) =>
@@ -145,7 +148,7 @@ export function renderMarketHistory(
       {
         skin: skin(t, skinName, entry.skin_index),
         price: num(t, entry.price),
-        when: timestamp(entry.date, 'R'),
+        when: pastTimestamp(entry.date, 'R', past),
       },
     ),
   );
@@ -157,13 +160,18 @@ export function renderMarketHistory(
   });
 }
 
-export function renderOwnListings(t: Translator, listings: OwnListings, skinName: SkinNames): ReplyPayload {
+export function renderOwnListings(
+  t: Translator,
+  listings: OwnListings,
+  skinName: SkinNames,
+  past?: PastTimes,
+): ReplyPayload {
   const shown = listings.listings.slice(0, LIST_MAX);
   const lines = shown.map((listing) =>
     t.t('me:listings.line', {
       skin: skin(t, skinName, listing.skin_index),
       price: num(t, listing.price),
-      when: timestamp(listing.listed_at, 'R'),
+      when: pastTimestamp(listing.listed_at, 'R', past),
     }),
   );
   return reply({
@@ -210,6 +218,7 @@ export function renderTrades(
   trades: TradesHistory,
   page: number,
   skinName: SkinNames,
+  past?: PastTimes,
 ): ReplyPayload {
   const shown = trades.trades.slice(0, ME_PAGE_SIZE);
   const fields = shown.map((trade) => {
@@ -227,7 +236,7 @@ export function renderTrades(
         t.t('me:trades.given', { skins: skinList(t, skinName, trade.gv) }),
         t.t('me:trades.received', { skins: skinList(t, skinName, trade.rc) }),
         krLine(t, trade.kr),
-        timestamp(trade.ts, 'f'),
+        pastTimestamp(trade.ts, 'f', past),
       ].join('\n'),
       false,
     );
@@ -300,6 +309,7 @@ export function renderMatchHistory(
   history: MatchHistory,
   page: number,
   mapName: MapNames,
+  past?: PastTimes,
 ): ReplyPayload {
   const lines = history.matches.slice(0, ME_PAGE_SIZE).map((match) => {
     const result =
@@ -317,7 +327,7 @@ export function renderMatchHistory(
       deaths: num(t, match.deaths),
       score: num(t, match.score),
       region: regionLabel(t, match.region),
-      when: timestamp(match.date, 'R'),
+      when: pastTimestamp(match.date, 'R', past),
     });
   });
   return reply({

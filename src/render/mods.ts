@@ -1,6 +1,16 @@
 import type { Mod, ModsPage } from '../api/schemas/index.ts';
 import type { Translator } from '../i18n/index.ts';
-import { field, fit, num, pageRow, pageRows, text, timestamp, type Pager } from './common.ts';
+import {
+  field,
+  fit,
+  num,
+  pageRow,
+  pageRows,
+  pastTimestamp,
+  text,
+  type Pager,
+  type PastTimes,
+} from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
 
 const PER_PAGE = 10;
@@ -35,7 +45,7 @@ export function renderModList(t: Translator, { data, page, pager }: ModListView)
 }
 
 /** One mod: creator, votes, version, featured, dates and its (escaped) description. */
-export function renderModInfo(t: Translator, mod: Mod): ReplyPayload {
+export function renderModInfo(t: Translator, mod: Mod, past?: PastTimes): ReplyPayload {
   const description = mod.description?.trim() ? text(mod.description, 3500) : t.t('mods:info.noDescription');
   const embed = fit({
     color: mod.featured ? Colors.gold : Colors.info,
@@ -49,8 +59,8 @@ export function renderModInfo(t: Translator, mod: Mod): ReplyPayload {
         t.t('mods:info.featured'),
         mod.featured === undefined ? '—' : t.t(mod.featured ? 'common:yes' : 'common:no'),
       ),
-      field(t.t('mods:info.created'), timestamp(mod.created_at, 'D')),
-      field(t.t('mods:info.updated'), timestamp(mod.updated_at, 'R')),
+      field(t.t('mods:info.created'), pastTimestamp(mod.created_at, 'D', past)),
+      field(t.t('mods:info.updated'), pastTimestamp(mod.updated_at, 'R', past)),
     ],
     footer: { text: t.t('mods:info.id', { id: mod.mod_id }) },
   });

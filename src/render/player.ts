@@ -19,7 +19,6 @@ import {
   regionLabel,
   selectRow,
   text,
-  timestamp,
   type Row,
 } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
@@ -49,7 +48,12 @@ function badges(t: Translator, profile: PlayerProfile): string {
   return marks.join(' · ');
 }
 
-function sectionFields(t: Translator, profile: PlayerProfile, section: ProfileSection) {
+function sectionFields(
+  t: Translator,
+  profile: PlayerProfile,
+  section: ProfileSection,
+  past: PastTimes | undefined,
+) {
   const p = profile;
   switch (section) {
     case 'overview':
@@ -68,7 +72,7 @@ function sectionFields(t: Translator, profile: PlayerProfile, section: ProfileSe
         field(t.t('player:profile.followers'), `${num(t, p.followers)} / ${num(t, p.following)}`),
         field(t.t('player:profile.junk'), ratio(t, p.junk)),
         field(t.t('player:profile.inventory'), num(t, p.inventory)),
-        field(t.t('player:profile.created'), timestamp(p.created_at, 'D')),
+        field(t.t('player:profile.created'), pastTimestamp(p.created_at, 'D', past)),
       ];
     case 'ranked':
       return (p.ranked ?? []).slice(0, MAX_PAGE_ROWS).map((r) =>
@@ -130,6 +134,8 @@ export interface ProfileView {
     readonly { readonly at: number; readonly ranked: readonly RankedPoint[] }[] | undefined;
   /** When the profile was read: the end of the ranked chart's line over time. */
   readonly now?: number | undefined;
+  /** Now, for the times of past events (one after it is shown as now and reported). */
+  readonly past?: PastTimes | undefined;
 }
 
 interface RankedPoint {
@@ -171,9 +177,9 @@ function profileCardInput(t: Translator, profile: PlayerProfile) {
 /** The profile, one section at a time, with a menu to switch sections (the card, the ranked chart). */
 export function renderProfile(
   t: Translator,
-  { profile, section, menuId, changes, rankedHistory, now }: ProfileView,
+  { profile, section, menuId, changes, rankedHistory, now, past }: ProfileView,
 ): ReplyPayload {
-  const fields = [...sectionFields(t, profile, section), ...(changes ?? [])];
+  const fields = [...sectionFields(t, profile, section, past), ...(changes ?? [])];
   const description = [badges(t, profile), fields.length === 0 ? t.t(`player:profile.empty.${section}`) : '']
     .filter(Boolean)
     .join('\n');

@@ -146,6 +146,20 @@ describe('webhook and polling together', () => {
     expect(posted(fixture.world)).toHaveLength(1);
   });
 
+  it('gives a pushed featured map the votes, plays and creator a polled one has', async () => {
+    await subscribeDirectly(fixture.world, { kind: 'maps' });
+    const process = await withWebhook();
+    await drive(fixture.world.clock, process.announcements.pollOnce());
+    const map = unfeaturedMaps().find((m) => /^[A-Za-z0-9 ]+$/.test(m.name))!;
+    const event = await feature(map);
+    expect(await push(process, event, event.id)).toBe(200);
+    await settle(process);
+    const [post] = posted(fixture.world);
+    const fields = Object.fromEntries((post?.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
+    expect(fields['Votes']).toBe(map.votes.toLocaleString('en-US'));
+    expect(fields['Plays']).toBe(map.gameplays.toLocaleString('en-US'));
+  });
+
   it('announces an event polled, then pushed (twice), once', async () => {
     await subscribeDirectly(fixture.world, { kind: 'maps' });
     const process = await withWebhook();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventType } from '../../api/params.ts';
+import type { PastTimes } from '../../render/common.ts';
 import type { Translator } from '../../i18n/index.ts';
 import type { ReplyPayload } from '../../render/payload.ts';
 import type { AnnouncementEvent, AnnouncementRef, Subscription, SubscriptionOptions } from '../model.ts';
@@ -37,8 +38,16 @@ export interface AnnouncementKind {
   readonly filters?: readonly string[];
   /** Whether the event concerns this subscription at all. */
   accepts(event: AnnouncementEvent, subscription: Subscription): boolean;
-  /** What to do in Discord for the event, in the guild's language; undefined: nothing. */
-  plan(event: AnnouncementEvent, subscription: Subscription, t: Translator): DeliveryPlan | undefined;
+  /**
+   * What to do in Discord for the event, in the guild's language; undefined: nothing. `past` clamps the
+   * times of past events the game sent dated in the future (shown as now, logged once).
+   */
+  plan(
+    event: AnnouncementEvent,
+    subscription: Subscription,
+    t: Translator,
+    past?: PastTimes,
+  ): DeliveryPlan | undefined;
 }
 
 /** What one event does in one subscribed channel. */

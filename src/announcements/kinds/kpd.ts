@@ -17,12 +17,16 @@ export const kpdKind: AnnouncementKind = {
     return data.success && data.data.guildId === subscription.guildId;
   },
 
-  plan(event, _subscription, t) {
+  plan(event, _subscription, t, past) {
     const data = KpdEventDataSchema.safeParse(event.data);
     if (!data.success) return undefined;
-    if (event.type === KPD_NEW_CALL) return { action: 'post', payload: renderKpdNewCall(t, data.data.call) };
+    if (event.type === KPD_NEW_CALL)
+      return { action: 'post', payload: renderKpdNewCall(t, data.data.call, past) };
     if (event.type === KPD_CALL_CHANGE) {
-      return { action: 'post', payload: renderKpdCallChanged(t, data.data.call, data.data.previous ?? {}) };
+      return {
+        action: 'post',
+        payload: renderKpdCallChanged(t, data.data.call, data.data.previous ?? {}, past),
+      };
     }
     return undefined;
   },

@@ -123,7 +123,7 @@ async function exercise(discord: DiscordStandin, samples: { player: string; skin
   check(profile.embeds[0]?.title?.includes(samples.player) === true, '/player profile names the player');
 
   const german = JSON.parse(readFileSync(join(ROOT, 'locales/de/common.json'), 'utf8')) as {
-    errors: { title: string };
+    notFound: { title: string };
   };
   const notFound = await discord
     .invokeCommand({
@@ -133,8 +133,8 @@ async function exercise(discord: DiscordStandin, samples: { player: string; skin
     })
     .final(STEP_TIMEOUT_MS);
   check(
-    notFound.embeds[0]?.title === german.errors.title,
-    'a German user gets the German error (locales/ found)',
+    notFound.embeds[0]?.title === german.notFound.title,
+    'a German user gets the German not-found reply (locales/ found)',
     JSON.stringify(notFound.embeds[0]),
   );
 }
