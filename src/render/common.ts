@@ -254,3 +254,13 @@ export function regionLabel(t: Translator, region: number | undefined): string {
   if (region === undefined) return '—';
   return [2, 3, 4].includes(region) ? t.t(`common:regions.${region}`) : unknownName(t, 'region', region);
 }
+
+/** One page of a player's list (matches, listings, posts) and what its buttons need. */
+export interface PageView<T> {
+  readonly name: string;
+  readonly data: T;
+  readonly page: number;
+  readonly pager: Pager;
+  /** Now, for the times of past events (one after it is shown as now and reported). */
+  readonly past?: PastTimes | undefined;
+}

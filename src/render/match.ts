@@ -11,12 +11,12 @@ import {
   percent,
   regionLabel,
   text,
+  type PageView,
   type PastTimes,
   type Row,
 } from './common.ts';
 import { officialMapName, unknownName } from './names.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
-import type { PageView } from './player.ts';
 import { DiscordLimits, embedLength, textLength, truncate } from './text.ts';
 
 export type TeamResult = 'win' | 'loss' | 'draw' | 'unknown';

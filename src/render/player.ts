@@ -10,7 +10,6 @@ import {
   MAX_PAGE_ROWS,
   num,
   pageRow,
-  type Pager,
   pastTimestamp,
   type PastTimes,
   pageRows,
@@ -19,6 +18,7 @@ import {
   regionLabel,
   selectRow,
   text,
+  type PageView,
   type Row,
 } from './common.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
@@ -245,15 +245,6 @@ export function renderProfile(
     );
   }
   return { embeds: [embed], components, files };
-}
-
-export interface PageView<T> {
-  readonly name: string;
-  readonly data: T;
-  readonly page: number;
-  readonly pager: Pager;
-  /** Now, for the times of past events (one after it is shown as now and reported). */
-  readonly past?: PastTimes | undefined;
 }
 
 export { renderMatches, type MatchesView } from './match.ts';

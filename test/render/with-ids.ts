@@ -9,6 +9,7 @@ import { modsIds } from '../../commands/mods.ts';
 import { playerIds } from '../../commands/player.ts';
 import type { ClanProfile, MapInfo } from '../../src/api/schemas/index.ts';
 import type { Translator } from '../../src/i18n/index.ts';
+import type { PageView } from '../../src/render/common.ts';
 import * as clan from '../../src/render/clan.ts';
 import * as kpd from '../../src/render/kpd.ts';
 import * as leaderboard from '../../src/render/leaderboard.ts';
@@ -89,10 +90,10 @@ export const renderMatches = (t: Translator, view: WithNow<player.MatchesView>) 
   });
 export const renderListings = (
   t: Translator,
-  view: WithNow<player.PageView<Parameters<typeof player.renderListings>[1]['data']>>,
+  view: WithNow<PageView<Parameters<typeof player.renderListings>[1]['data']>>,
   skinName: Parameters<typeof player.renderListings>[2],
 ) => player.renderListings(t, { ...view, pager: playerIds.listings(view.name, view.now) }, skinName);
 export const renderPosts = (
   t: Translator,
-  view: WithNow<player.PageView<Parameters<typeof player.renderPosts>[1]['data']>>,
+  view: WithNow<PageView<Parameters<typeof player.renderPosts>[1]['data']>>,
 ) => player.renderPosts(t, { ...view, pager: playerIds.posts(view.name, view.now) });
