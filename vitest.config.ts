@@ -24,7 +24,7 @@ const ISOLATED = [
   'test/api/cli.test.ts',
   'test/announcements/intent.test.ts',
   'test/announcements/budget.test.ts',
-  // Drives the worker's real loops against a failing store and database: it once spun a shared worker.
+  // Drives the worker's real loops against a failing store and database, for a long time on a manual clock.
   'test/announcements/outage.test.ts',
 ];
 

@@ -82,8 +82,14 @@ export class Leadership {
   whenActive(): Promise<void> {
     if (this.#state === 'active' || this.#stopping.aborted) return Promise.resolve();
     return new Promise((resolve) => {
-      this.#became.push(resolve);
-      this.#stopping.addEventListener('abort', () => resolve(), { once: true });
+      // Each wait takes its listener off the long-lived stopping signal when it ends, either way: a
+      // standby that waits many times leaves none behind.
+      const done = () => {
+        this.#stopping.removeEventListener('abort', done);
+        resolve();
+      };
+      this.#became.push(done);
+      this.#stopping.addEventListener('abort', done, { once: true });
     });
   }
 

@@ -50,19 +50,22 @@ export class Outbox {
       this.#again = true;
       return this.#running;
     }
-    const running = (async () => {
-      try {
-        do {
-          this.#again = false;
-          const current = this.#signal ?? signal;
-          current.throwIfAborted();
-          await this.#pass(current);
-        } while (this.#wantsAgain());
-      } finally {
-        this.#running = undefined;
-      }
-    })();
+    // Cleared in a `finally` callback, which always runs after this assignment: a pass that ends at once
+    // (its signal already aborted) must not leave a settled promise behind as "running", or no pass would
+    // ever start again and `idle()` would spin.
+    const running = this.#passes(signal).finally(() => {
+      if (this.#running === running) this.#running = undefined;
+    });
     this.#running = running;
     return running;
+  }
+
+  async #passes(signal: AbortSignal): Promise<void> {
+    do {
+      this.#again = false;
+      const current = this.#signal ?? signal;
+      current.throwIfAborted();
+      await this.#pass(current);
+    } while (this.#wantsAgain());
   }
 }
