@@ -48,6 +48,8 @@ export const ids = defineComponents('player', {
   posts: ['name', 'page'],
   /** `/player inventory`: a page, in an order (`value` or `count`). */
   inventory: ['name', 'sort', 'page'],
+  /** The inventory's sort buttons: the first page in that order (an id of their own, never a page's). */
+  resort: ['name', 'sort'],
   /** A "did you mean" button: runs the subcommand `sub` for the player `name`. */
   find: ['sub', 'name'],
 });
@@ -77,15 +79,10 @@ async function showInventory(
     ctx,
     items.map((item) => item.skin_index),
   );
+  // A sort button must not share its id with the pager's button for page 1 (Discord refuses duplicates).
   const sortIds = {
-    value: ids.encode.inventory(
-      { name: playerName, sort: 'value', page: 1 },
-      ctx.now + COMPONENT_LIFETIME_MS,
-    ),
-    count: ids.encode.inventory(
-      { name: playerName, sort: 'count', page: 1 },
-      ctx.now + COMPONENT_LIFETIME_MS,
-    ),
+    value: ids.encode.resort({ name: playerName, sort: 'value' }, ctx.now + COMPONENT_LIFETIME_MS),
+    count: ids.encode.resort({ name: playerName, sort: 'count' }, ctx.now + COMPONENT_LIFETIME_MS),
   };
   return ctx.send(
     renderInventory(ctx.t, playerName, items, (index) => ctx.services.names.skinName(index), {
@@ -310,6 +307,8 @@ export const command: Command<typeof data> = {
           id.args.sort === 'count' ? 'count' : 'value',
           parsePage(id.args.page) ?? 1,
         );
+      case 'resort':
+        return showInventory(ctx, id.args.name, id.args.sort === 'count' ? 'count' : 'value', 1);
     }
   },
 

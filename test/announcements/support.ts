@@ -58,7 +58,11 @@ import type { SourceFactory } from '../../src/announcements/sources.ts';
  * several processes can share one store. Only the three commands of this subsystem are loaded, so these
  * tests do not depend on other commands.
  */
-export const silentLog = pino({ level: 'silent' });
+/**
+ * The worlds' log when a test gives none: errors only, on stderr, so that a reply of "Something went wrong"
+ * in a CI run comes with its cause (`KF_TEST_LOG=debug` shows everything).
+ */
+export const silentLog = pino({ level: process.env['KF_TEST_LOG'] ?? 'error' }, pino.destination(2));
 export const translations = new Translations();
 
 // Typed commands are Commands of their own definition; the loader erases that the same way.

@@ -75,7 +75,16 @@ describe('/player inventory', () => {
     if (items.length > 15) {
       const next = buttonsOf(sorted).find((b) => b.label?.startsWith('Next') === true)?.custom_id;
       const second = await world.discord.clickButton(sorted, next ?? '').final();
+      // The second page in the same order: its Previous button (page 1 by count) and the Count button
+      // are two buttons, with two ids.
+      expect(second.embeds[0]?.title).toBe(sorted.embeds[0]?.title);
       expect(second.embeds[0]?.description).not.toBe(sorted.embeds[0]?.description);
+      const ids = buttonsOf(second).map((b) => b.custom_id);
+      expect(new Set(ids).size).toBe(ids.length);
+      const secondCounts = (second.embeds[0]?.description?.split('\n') ?? []).map((line) =>
+        Number(/× ([\d,]+)/.exec(line)?.[1]?.replace(/,/g, '')),
+      );
+      expect(secondCounts[0]).toBeLessThanOrEqual(counts.at(-1) ?? 0);
     }
   });
 });
