@@ -20,6 +20,8 @@ const ISOLATED = [
   'test/store/**',
   'test/metrics/**',
   'test/discord/process.test.ts',
+  // Installs a process-wide undici dispatcher on purpose.
+  'test/discord/upload-dispatcher.test.ts',
   'test/api/cache.test.ts',
   'test/api/cli.test.ts',
   'test/announcements/intent.test.ts',

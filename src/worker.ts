@@ -18,6 +18,7 @@ import type { SharedLimits } from './limits/index.ts';
 import { composeServices } from './compose.ts';
 import { openStorage } from './storage.ts';
 import type { Store } from './store/index.ts';
+import { discordRestAgent } from './discord/rest-agent.ts';
 
 /**
  * The worker: the pollers, the webhook receiver and the fan-out, without a gateway session (it posts
@@ -84,7 +85,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const metrics = options.metrics ?? createMetrics({ process: 'worker', clock });
   const composed = await composeServices({ config, clock, log, metrics, store, db, limits: options.limits });
   const { services } = composed;
-  const rest = new REST({ api: config.discord.apiUrl }).setToken(options.token);
+  const rest = new REST({ api: config.discord.apiUrl, agent: discordRestAgent() }).setToken(options.token);
   void reportKpdKeys(services).catch((error: unknown) =>
     log.warn({ err: error }, 'could not audit linked KPD keys'),
   );

@@ -1,4 +1,5 @@
 import { Client, GatewayIntentBits, Options, Partials } from 'discord.js';
+import { discordRestAgent } from './rest-agent.ts';
 
 export interface DiscordClientOptions {
   /** REST base without the version (`https://discord.com/api`, or a proxy, or the local stand-in). */
@@ -14,7 +15,7 @@ export function createDiscordClient(options: DiscordClientOptions): Client {
   return new Client({
     intents: [GatewayIntentBits.Guilds],
     partials: [Partials.Channel],
-    rest: { api: options.apiUrl },
+    rest: { api: options.apiUrl, agent: discordRestAgent() },
     allowedMentions: { parse: [], repliedUser: false },
     makeCache: Options.cacheWithLimits({
       ...Options.DefaultMakeCacheSettings,

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, loadDotEnv, requireDiscordToken } from '../con
 import { Translations } from '../i18n/index.ts';
 import { logFor } from '../log/index.ts';
 import { loadCommands } from './loader.ts';
+import { discordRestAgent } from './rest-agent.ts';
 
 /**
  * `npm run deploy`: registers every command in one bulk overwrite, to DISCORD_DEV_GUILD_ID when set
@@ -15,7 +16,7 @@ export async function deployCommands(options: {
   readonly guildId?: string | undefined;
 }): Promise<{ readonly count: number; readonly scope: string }> {
   const commands = await loadCommands(new Translations());
-  const rest = new REST({ api: options.apiUrl }).setToken(options.token);
+  const rest = new REST({ api: options.apiUrl, agent: discordRestAgent() }).setToken(options.token);
   const application = (await rest.get(Routes.currentApplication())) as RESTGetCurrentApplicationResult;
   const body = commands.map((command) => command.json);
   const route = options.guildId

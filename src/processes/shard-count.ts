@@ -1,5 +1,6 @@
 import { REST, Routes, type RESTGetAPIGatewayBotResult } from 'discord.js';
 import type { Config } from '../config/index.ts';
+import { discordRestAgent } from '../discord/rest-agent.ts';
 
 /**
  * How many shards the bot runs, and which of them this machine runs. `SHARD_COUNT=auto` asks Discord
@@ -22,7 +23,9 @@ export interface GatewayBot {
 
 /** Discord's answer to `GET /gateway/bot` for this token, via `apiUrl` (as DISCORD_API_URL). */
 export async function fetchGatewayBot(apiUrl: string, token: string): Promise<GatewayBot> {
-  const rest = new REST({ api: apiUrl, timeout: 15_000, retries: 2 }).setToken(token);
+  const rest = new REST({ api: apiUrl, timeout: 15_000, retries: 2, agent: discordRestAgent() }).setToken(
+    token,
+  );
   try {
     const reply = (await rest.get(Routes.gatewayBot())) as RESTGetAPIGatewayBotResult;
     if (!Number.isInteger(reply.shards) || reply.shards < 1) {
