@@ -8,6 +8,7 @@ import {
   MAX_SUBSCRIPTIONS_PER_GUILD,
   announcementChannel,
   checkBotPermissions,
+  newSubscription,
   requireManager,
   subscriptionView,
 } from './subscribe/manage.ts';
@@ -82,17 +83,7 @@ export const command: Command = {
       };
       await repository.save(subscription);
     } else {
-      const fields = {
-        guildId: guild.id,
-        channelId: target.id,
-        kind: kind.name,
-        options,
-        locale: guild.preferredLocale,
-        createdBy: interaction.user.id,
-        createdAt: now,
-        since: now,
-        state: { status: 'active' },
-      } as const;
+      const fields = newSubscription(guild, target.id, kind.name, options, interaction.user.id, now);
       const added = await repository.add(fields, identity, MAX_SUBSCRIPTIONS_PER_GUILD);
       if (added.status === 'limit')
         throw new UserError('subscribe:errors.limit', { max: MAX_SUBSCRIPTIONS_PER_GUILD });

@@ -16,6 +16,7 @@ import {
   MANAGE_COMMAND_SCOPE,
   announcementChannel,
   checkBotPermissions,
+  newSubscription,
   requireManager,
 } from './subscribe/manage.ts';
 import { nameSearchOf } from '../src/search/index.ts';
@@ -94,17 +95,7 @@ export const command: Command<typeof data> = {
         const identity = subscriptionIdentity(target.id, trackKind, options);
         const now = services.clock.now();
         const added = await repository.add(
-          {
-            guildId: guild.id,
-            channelId: target.id,
-            kind: trackKind.name,
-            options,
-            locale: guild.preferredLocale,
-            createdBy: interaction.user.id,
-            createdAt: now,
-            since: now,
-            state: { status: 'active' },
-          },
+          newSubscription(guild, target.id, trackKind.name, options, interaction.user.id, now),
           identity,
           limit,
           TRACK_FIRST_SLOT,

@@ -71,6 +71,28 @@ export async function checkBotPermissions(t: Translator, guild: Guild, channel: 
   return permissions;
 }
 
+/** A new active subscription, as `/subscribe` and `/track add` store it: due from `now` on. */
+export function newSubscription(
+  guild: Guild,
+  channelId: string,
+  kind: string,
+  options: Subscription['options'],
+  createdBy: string,
+  now: number,
+): Omit<Subscription, 'id' | 'slot' | 'identity'> {
+  return {
+    guildId: guild.id,
+    channelId,
+    kind,
+    options,
+    locale: guild.preferredLocale,
+    createdBy,
+    createdAt: now,
+    since: now,
+    state: { status: 'active' },
+  };
+}
+
 export function subscriptionView(t: Translator, subscription: Subscription): SubscriptionView {
   return {
     id: subscription.id,
