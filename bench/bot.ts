@@ -55,7 +55,12 @@ export function benchCharts(): Promise<Figures> {
       points,
       days: 120,
       locale: 'en-US',
-      labels: { averagePrice: 'Average price', sales: 'Sales', noSales: 'No sales' },
+      labels: {
+        averagePrice: 'Average price',
+        sales: 'Sales',
+        noSales: 'No sales',
+        outOfRange: (count: number) => `${count} not drawn`,
+      },
       end: points.at(-1)?.date,
     });
   const ranked = () =>
@@ -85,6 +90,7 @@ export function benchCharts(): Promise<Figures> {
         best: 'best',
         history: 'MMR over time',
         noHistory: 'No history yet',
+        outOfRange: (count: number) => `${count} not drawn`,
       },
     });
   const compare = () =>
@@ -101,7 +107,7 @@ export function benchCharts(): Promise<Figures> {
       to: Date.UTC(2026, 6, 31),
       locale: 'en-US',
       decimals: 2,
-      labels: { noData: 'No data' },
+      labels: { noData: 'No data', outOfRange: (count: number) => `${count} not drawn` },
     });
   const time = (render: () => unknown, rounds: number) => {
     render();

@@ -90,7 +90,10 @@ export function renderHistory(t: Translator, view: HistoryView): ReplyPayload {
     to: view.now,
     locale: t.locale,
     decimals: decimalsOf(view.stat),
-    labels: { noData: t.t('player:history.noData') },
+    labels: {
+      noData: t.t('player:history.noData'),
+      outOfRange: (count) => t.t('player:card.chart.outOfRange', { points: t.n(count) }),
+    },
   });
   const fields =
     first && last
@@ -189,7 +192,10 @@ export function renderCompare(t: Translator, a: CompareSide, b: CompareSide, now
       to: now,
       locale: t.locale,
       decimals: 2,
-      labels: { noData: t.t('player:history.noData') },
+      labels: {
+        noData: t.t('player:history.noData'),
+        outOfRange: (count) => t.t('player:card.chart.outOfRange', { points: t.n(count) }),
+      },
     });
     embed.image = { url: 'attachment://compare.png' };
     return {

@@ -108,8 +108,9 @@ export function renderMarketSkin(
     title: t.t('market:chart.title', { skin: plainName, days: t.n(days) }),
     points: (data.price_history ?? []).map((day) => ({
       date: day.date,
+      // A price or count the schema found out of range is absent: the chart counts the day as not drawn.
       averagePrice: day.average_price ?? Number.NaN,
-      sales: day.sales ?? 0,
+      sales: day.sales ?? Number.NaN,
     })),
     days,
     end: utcDay(now),
@@ -118,6 +119,7 @@ export function renderMarketSkin(
       averagePrice: t.t('market:chart.averagePrice'),
       sales: t.t('market:chart.sales'),
       noSales: t.t('market:chart.noSales'),
+      outOfRange: (count) => t.t('market:chart.outOfRange', { points: t.n(count) }),
     },
   });
 
@@ -266,6 +268,7 @@ export function renderMarketOverview(t: Translator, view: MarketOverviewView): R
       onSale: t.t('market:overview.onSale'),
       sales: t.t('market:overview.chartSales', { days: t.n(OVERVIEW_DAYS) }),
       empty: t.t('market:noListings'),
+      outOfRange: (count) => t.t('market:chart.outOfRange', { points: t.n(count) }),
     },
   });
   return {

@@ -224,6 +224,7 @@ export function renderProfile(
         best: t.t('player:card.chart.best'),
         history: t.t('player:card.chart.history'),
         noHistory: t.t('player:card.chart.noHistory'),
+        outOfRange: (count) => t.t('player:card.chart.outOfRange', { points: t.n(count) }),
       },
     });
     files.push({ name: 'ranked.png', data: chart.png, description: chart.altText });

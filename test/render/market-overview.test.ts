@@ -55,7 +55,12 @@ describe('market overview', () => {
       title: 'Most listed',
       bars: [{ label: '<script>&"', onSale: 5, sales: 2 }],
       locale: 'en-US',
-      labels: { onSale: 'On sale', sales: 'sold', empty: 'Nothing listed' },
+      labels: {
+        onSale: 'On sale',
+        sales: 'sold',
+        empty: 'Nothing listed',
+        outOfRange: (count: number) => `${count} not drawn`,
+      },
     });
     expect(chart.svg).not.toContain('<script>');
     expect(chart.svg).toContain('&lt;script&gt;');
@@ -64,7 +69,12 @@ describe('market overview', () => {
       title: 'Most listed',
       bars: [],
       locale: 'en-US',
-      labels: { onSale: 'On sale', sales: 'sold', empty: 'Nothing listed' },
+      labels: {
+        onSale: 'On sale',
+        sales: 'sold',
+        empty: 'Nothing listed',
+        outOfRange: (count: number) => `${count} not drawn`,
+      },
     });
     expect(empty.svg).toContain('Nothing listed');
   });

@@ -8,9 +8,12 @@ import {
   valueFormatter,
   type Ticks,
 } from './axis.ts';
+import { inRange, MAX_CHART_VALUE, MAX_TIME } from './bounds.ts';
 import { measureText } from './font.ts';
 import {
   background,
+  droppedNote,
+  droppedSentence,
   emptyMessage,
   legend,
   plotBackground,
@@ -44,20 +47,20 @@ export interface HistoryChartInput {
   locale: string;
   /** Decimals of the values (2 for a ratio, 0 for a count), kept within 0..3. */
   decimals: number;
-  labels: { noData: string };
+  labels: {
+    noData: string;
+    /** The note of a chart that left `count` points out (not finite, out of range). */
+    outOfRange: (count: number) => string;
+  };
 }
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 const MIN_SPAN = HOUR_MS;
 const MAX_SPAN = 400 * DAY_MS;
-// Date and Intl accept no time further than this from the epoch: a formatter throws on one beyond it.
-const MAX_TIME = 8.64e15;
 const MAX_SERIES = 2;
 // More points than the plot has pixels across make no better line, only a slower render.
 const MAX_DRAWN = 1_000;
-// No stat comes near this; beyond it a value is garbage, and the tick arithmetic could overflow.
-const MAX_MAGNITUDE = 1e12;
 // Beyond this many points markers touch one another, and outlined they hatch the line.
 const MAX_MARKERS = 250;
 const MAX_DECIMALS = 3;
@@ -86,6 +89,8 @@ interface Plotted {
   points: HistoryPoint[];
   /** `points`, thinned evenly to at most {@link MAX_DRAWN}. */
   drawn: HistoryPoint[];
+  /** Points left out for a time or a value not finite or out of range (not those outside the span). */
+  dropped: number;
 }
 
 function clamp(value: number, min: number, max: number): number {
@@ -100,14 +105,26 @@ function spanOf(from: number, to: number): Span {
   return { start: end - width, end };
 }
 
-function pointsInSpan(points: readonly HistoryPoint[], span: Span): HistoryPoint[] {
+function pointsInSpan(
+  points: readonly HistoryPoint[],
+  span: Span,
+): { points: HistoryPoint[]; dropped: number } {
   const kept: HistoryPoint[] = [];
+  let dropped = 0;
   for (const { at, value } of points) {
+    if (!Number.isFinite(at)) {
+      dropped += 1;
+      continue;
+    }
     if (!(at >= span.start && at <= span.end)) continue;
-    if (!Number.isFinite(value) || Math.abs(value) > MAX_MAGNITUDE) continue;
+    // No stat comes near 1e12; beyond it a value is garbage, and the tick arithmetic could overflow.
+    if (!inRange(value, -MAX_CHART_VALUE, MAX_CHART_VALUE)) {
+      dropped += 1;
+      continue;
+    }
     kept.push({ at, value });
   }
-  return kept.sort((a, b) => a.at - b.at);
+  return { points: kept.sort((a, b) => a.at - b.at), dropped };
 }
 
 /** At most `max` of `points`, evenly spaced by index, the first and the last always among them. */
@@ -183,15 +200,19 @@ function markerRadius(count: number): number {
   return count <= MAX_MARKERS ? 2.5 : 0;
 }
 
-function emptyChart(input: HistoryChartInput): ChartSvg {
+function emptyChart(input: HistoryChartInput, dropped: number): ChartSvg {
   const area: PlotArea = { left: MARGIN, top: PLOT_TOP, right: CHART_WIDTH - MARGIN, bottom: PLOT_BOTTOM };
   const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, [
     background(),
     title(input.title),
     plotBackground(area),
     emptyMessage(input.labels.noData, area),
+    droppedNote(dropped, input.labels.outOfRange),
   ]);
-  return chartSvg(svg, sentences([input.title, input.labels.noData]));
+  return chartSvg(
+    svg,
+    sentences([input.title, input.labels.noData, droppedSentence(dropped, input.labels.outOfRange)]),
+  );
 }
 
 /**
@@ -203,15 +224,17 @@ export function buildHistorySvg(input: HistoryChartInput): ChartSvg {
   const span = spanOf(input.from, input.to);
   const decimals = Number.isFinite(input.decimals) ? clamp(Math.round(input.decimals), 0, MAX_DECIMALS) : 0;
   const plotted: Plotted[] = input.series.slice(0, MAX_SERIES).map((series, i) => {
-    const points = pointsInSpan(series.points, span);
+    const { points, dropped } = pointsInSpan(series.points, span);
     return {
       label: series.label,
       color: SERIES_COLORS[i] ?? Colors.player,
       points,
       drawn: thin(points, MAX_DRAWN),
+      dropped,
     };
   });
-  if (!plotted.some((series) => series.points.length >= 2)) return emptyChart(input);
+  const dropped = plotted.reduce((sum, series) => sum + series.dropped, 0);
+  if (!plotted.some((series) => series.points.length >= 2)) return emptyChart(input, dropped);
 
   // Fitted to what is drawn: a reading thinned out must not squash the line that is.
   let low = Infinity;
@@ -293,8 +316,9 @@ export function buildHistorySvg(input: HistoryChartInput): ChartSvg {
     }
   });
 
+  parts.push(droppedNote(dropped, input.labels.outOfRange));
   const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
-  return chartSvg(svg, altText(input, plotted, span, decimals));
+  return chartSvg(svg, altText(input, plotted, span, decimals, dropped));
 }
 
 function altText(
@@ -302,6 +326,7 @@ function altText(
   plotted: readonly Plotted[],
   span: Span,
   decimals: number,
+  dropped: number,
 ): string {
   const formatValue = valueFormatter(input.locale, decimals);
   const formatDay = dayFormatter(input.locale);
@@ -326,6 +351,7 @@ function altText(
   const moment = (at: number): string =>
     span.end - span.start <= HOUR_LABELS_UP_TO ? `${formatDay(at)} ${formatHour(at)}` : formatDay(at);
   parts.push(`${moment(span.start)} – ${moment(span.end)}`);
+  parts.push(droppedSentence(dropped, input.labels.outOfRange));
   return sentences(parts);
 }
 

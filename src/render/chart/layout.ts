@@ -88,3 +88,27 @@ export function sentences(parts: readonly string[]): string {
     .map((part) => (/[.!?…。]$/u.test(part) ? part : `${part}.`))
     .join(' ');
 }
+
+const NOTE_SIZE = 11;
+const NOTE_MAX_WIDTH = 420;
+
+/**
+ * The note of a chart that left values out (out of range, not finite): small, muted, in the bottom right
+ * corner below the axis labels. Nothing when nothing was left out.
+ */
+export function droppedNote(dropped: number, say: (count: number) => string): string {
+  if (!(dropped > 0)) return '';
+  const fitted = ellipsizeToWidth(say(dropped), NOTE_MAX_WIDTH, NOTE_SIZE);
+  return text(fitted, {
+    x: CHART_WIDTH - MARGIN,
+    y: CHART_HEIGHT - 6,
+    size: NOTE_SIZE,
+    fill: Colors.muted,
+    anchor: 'end',
+  });
+}
+
+/** The same note for the alt text: empty when nothing was left out. */
+export function droppedSentence(dropped: number, say: (count: number) => string): string {
+  return dropped > 0 ? say(dropped) : '';
+}

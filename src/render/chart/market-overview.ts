@@ -1,7 +1,10 @@
 import { valueFormatter, zeroBasedTicks, linear } from './axis.ts';
+import { isDrawableAmount } from './bounds.ts';
 import { ellipsizeToWidth } from './font.ts';
 import {
   background,
+  droppedNote,
+  droppedSentence,
   emptyMessage,
   legend,
   plotBackground,
@@ -26,7 +29,13 @@ export interface MarketOverviewChartInput {
   readonly title: string;
   readonly bars: readonly MarketOverviewBar[];
   readonly locale: string;
-  readonly labels: { readonly onSale: string; readonly sales: string; readonly empty: string };
+  readonly labels: {
+    readonly onSale: string;
+    readonly sales: string;
+    readonly empty: string;
+    /** The note of a chart that left `count` values out (not finite, negative, past 1e12). */
+    readonly outOfRange: (count: number) => string;
+  };
 }
 
 const MAX_BARS = 10;
@@ -40,7 +49,19 @@ const LABEL_WIDTH = 250;
  * shared count axis so that supply and demand compare at a glance.
  */
 export function buildMarketOverviewSvg(input: MarketOverviewChartInput): ChartSvg {
-  const bars = input.bars.filter((bar) => Number.isFinite(bar.onSale) && bar.onSale >= 0).slice(0, MAX_BARS);
+  // A bar whose count is not a finite 0..1e12 is left out, a sales count as well (the bar stays).
+  const shown = input.bars.slice(0, MAX_BARS);
+  const bars = shown
+    .filter((bar) => isDrawableAmount(bar.onSale))
+    .map((bar) => ({ ...bar, sales: isDrawableAmount(bar.sales) ? bar.sales : undefined }));
+  const dropped =
+    shown.length -
+    bars.length +
+    shown.filter(
+      (bar) => isDrawableAmount(bar.onSale) && bar.sales !== undefined && !isDrawableAmount(bar.sales),
+    ).length;
+  const note = droppedNote(dropped, input.labels.outOfRange);
+  const said = droppedSentence(dropped, input.labels.outOfRange);
   const area: PlotArea = {
     left: MARGIN + LABEL_WIDTH + 12,
     top: PLOT_TOP,
@@ -53,8 +74,9 @@ export function buildMarketOverviewSvg(input: MarketOverviewChartInput): ChartSv
       title(input.title),
       plotBackground(area),
       emptyMessage(input.labels.empty, area),
+      note,
     ]);
-    return chartSvg(svg, sentences([input.title, input.labels.empty]));
+    return chartSvg(svg, sentences([input.title, input.labels.empty, said]));
   }
   const counts = bars.flatMap((bar) => [bar.onSale, bar.sales ?? 0]).filter((v) => Number.isFinite(v));
   const ticks = zeroBasedTicks(Math.max(1, ...counts), 5, true);
@@ -112,14 +134,14 @@ export function buildMarketOverviewSvg(input: MarketOverviewChartInput): ChartSv
       );
     }
   });
-  parts.push(line(area.left, area.top, area.left, area.bottom, Colors.axis));
+  parts.push(line(area.left, area.top, area.left, area.bottom, Colors.axis), note);
   const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
   const described = bars.map(
     (bar) =>
       `${bar.label}: ${format(bar.onSale)} ${input.labels.onSale}` +
       (bar.sales === undefined ? '' : `, ${format(bar.sales)} ${input.labels.sales}`),
   );
-  return chartSvg(svg, sentences([input.title, ...described]));
+  return chartSvg(svg, sentences([input.title, ...described, said]));
 }
 
 /** The overview chart as a 960×480 PNG; see {@link buildMarketOverviewSvg}. */

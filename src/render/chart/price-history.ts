@@ -1,7 +1,10 @@
 import { dayFormatter, linear, niceTicks, tickFormatter, valueFormatter, zeroBasedTicks } from './axis.ts';
+import { isDrawableAmount } from './bounds.ts';
 import { measureText } from './font.ts';
 import {
   background,
+  droppedNote,
+  droppedSentence,
   emptyMessage,
   legend,
   plotBackground,
@@ -16,7 +19,9 @@ import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from './theme.ts';
 export interface PriceHistoryPoint {
   /** `YYYY-MM-DD`, a UTC day. */
   date: string;
+  /** KR; a point without a finite price of 0..1e12 (an unknown one too) is not drawn, and counted. */
   averagePrice: number;
+  /** A count of 0..1e12, or the point is not drawn (and counted). */
   sales: number;
 }
 
@@ -26,7 +31,13 @@ export interface PriceHistoryChartInput {
   /** How many days the x axis spans, ending on `end` (kept within 1..730). */
   days: number;
   locale: string;
-  labels: { averagePrice: string; sales: string; noSales: string };
+  labels: {
+    averagePrice: string;
+    sales: string;
+    noSales: string;
+    /** The note of a chart that left `count` points out (out of range, unknown). */
+    outOfRange: (count: number) => string;
+  };
   /** The last day of the x axis (`YYYY-MM-DD`, UTC), normally today; defaults to the latest point's day. */
   end?: string | undefined;
 }
@@ -55,25 +66,38 @@ function parseDay(value: string | undefined): number | undefined {
     : undefined;
 }
 
-/** Points inside the window, one per day; several points on one day merge, price weighted by sales. */
-function bucket(points: readonly PriceHistoryPoint[], start: number, days: number): Day[] {
+interface Bucketed {
+  series: Day[];
+  /** Points inside the window left out: a price or a sale count not finite or outside 0..1e12. */
+  dropped: number;
+}
+
+/**
+ * Points inside the window, one per day; several points on one day merge, price weighted by sales. Only
+ * prices and counts of 0..1e12 are summed (their products and sums stay finite, far from 1e308); the
+ * others are counted, for the chart to say so.
+ */
+function bucket(points: readonly PriceHistoryPoint[], start: number, days: number): Bucketed {
   const byIndex = new Map<number, { weighted: number; weight: number; prices: number[]; sales: number }>();
+  let dropped = 0;
   for (const point of points) {
     const ms = parseDay(point.date);
     if (ms === undefined) continue;
     const index = Math.round((ms - start) / DAY_MS);
     if (index < 0 || index >= days) continue;
-    const sales = Number.isFinite(point.sales) && point.sales > 0 ? point.sales : 0;
-    const entry = byIndex.get(index) ?? { weighted: 0, weight: 0, prices: [], sales: 0 };
-    if (Number.isFinite(point.averagePrice)) {
-      entry.prices.push(point.averagePrice);
-      entry.weighted += point.averagePrice * sales;
-      entry.weight += sales;
+    if (!isDrawableAmount(point.averagePrice) || !isDrawableAmount(point.sales)) {
+      dropped += 1;
+      continue;
     }
+    const sales = point.sales;
+    const entry = byIndex.get(index) ?? { weighted: 0, weight: 0, prices: [], sales: 0 };
+    entry.prices.push(point.averagePrice);
+    entry.weighted += point.averagePrice * sales;
+    entry.weight += sales;
     entry.sales += sales;
     byIndex.set(index, entry);
   }
-  return [...byIndex.entries()]
+  const series = [...byIndex.entries()]
     .sort(([a], [b]) => a - b)
     .map(([index, entry]) => ({
       index,
@@ -86,6 +110,7 @@ function bucket(points: readonly PriceHistoryPoint[], start: number, days: numbe
             : undefined,
     }))
     .filter((day) => day.sales > 0 || day.price !== undefined);
+  return { series, dropped };
 }
 
 /**
@@ -102,7 +127,10 @@ export function buildPriceHistorySvg(input: PriceHistoryChartInput): ChartSvg {
   }, undefined);
   const end = parseDay(input.end) ?? latest;
   const start = end === undefined ? 0 : end - (days - 1) * DAY_MS;
-  const series = end === undefined ? [] : bucket(input.points, start, days);
+  const { series, dropped } =
+    end === undefined ? { series: [], dropped: 0 } : bucket(input.points, start, days);
+  const note = droppedNote(dropped, input.labels.outOfRange);
+  const said = droppedSentence(dropped, input.labels.outOfRange);
   const priced = series.filter((day): day is Day & { price: number } => day.price !== undefined);
 
   if (series.length === 0) {
@@ -112,8 +140,9 @@ export function buildPriceHistorySvg(input: PriceHistoryChartInput): ChartSvg {
       title(input.title),
       plotBackground(area),
       emptyMessage(input.labels.noSales, area),
+      note,
     ]);
-    return chartSvg(svg, sentences([input.title, input.labels.noSales]));
+    return chartSvg(svg, sentences([input.title, input.labels.noSales, said]));
   }
 
   const prices = priced.map((day) => day.price);
@@ -222,8 +251,9 @@ export function buildPriceHistorySvg(input: PriceHistoryChartInput): ChartSvg {
     );
   }
 
+  parts.push(note);
   const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
-  return chartSvg(svg, altText(input, series, priced, start, days));
+  return chartSvg(svg, altText(input, series, priced, start, days, said));
 }
 
 function altText(
@@ -232,6 +262,7 @@ function altText(
   priced: readonly (Day & { price: number })[],
   start: number,
   days: number,
+  said: string,
 ): string {
   const formatValue = valueFormatter(input.locale);
   const formatCount = valueFormatter(input.locale, 0);
@@ -250,6 +281,7 @@ function altText(
   const totalSales = series.reduce((sum, day) => sum + day.sales, 0);
   parts.push(`${input.labels.sales}: ${formatCount(totalSales)}`);
   parts.push(`${formatDay(start)} – ${formatDay(start + (days - 1) * DAY_MS)}`);
+  parts.push(said);
   return sentences(parts);
 }
 

@@ -1,7 +1,10 @@
 import { dayFormatter, linear, niceTicks, tickFormatter, valueFormatter } from './axis.ts';
+import { inRange, isDrawableAmount, isDrawableTime } from './bounds.ts';
 import { drawableText, ellipsizeToWidth, measureText } from './font.ts';
 import {
   background,
+  droppedNote,
+  droppedSentence,
   emptyMessage,
   legend,
   plotBackground,
@@ -45,6 +48,8 @@ export interface RankedStandingChartInput {
     best: string;
     history: string;
     noHistory: string;
+    /** The note of a chart that left `count` values out (not finite, out of range). */
+    outOfRange: (count: number) => string;
   };
 }
 
@@ -58,10 +63,6 @@ const MAX_POINTS = 400;
 const REGION_COLORS = [Colors.mmr, Colors.rival, Colors.price, Colors.sales, Colors.player, Colors.wins];
 const DAY_MS = 86_400_000;
 
-function finite(value: number | undefined): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
-
 interface Region {
   label: string;
   mmr: number;
@@ -72,25 +73,38 @@ interface Region {
   points: RankedPoint[];
 }
 
-function regionsOf(input: RankedStandingChartInput): Region[] {
-  const now = finite(input.now);
-  return input.regions.slice(0, MAX_REGIONS).map((region, i) => {
-    const mmr = finite(region.mmr);
-    const earlier = (region.history ?? [])
-      .slice(0, MAX_POINTS)
-      .filter((point) => Number.isFinite(point.at) && Number.isFinite(point.mmr) && point.at < now)
+/**
+ * The regions to draw, every value within bounds: an MMR is a finite number within ±1e12, wins and losses
+ * counts of 0..1e12, a reading's time one Intl can format. What is not is left out (a count reads 0) and
+ * counted in `dropped`, for the chart to say so.
+ */
+function regionsOf(input: RankedStandingChartInput): { regions: Region[]; dropped: number } {
+  const now = isDrawableTime(input.now) ? input.now : 0;
+  let dropped = 0;
+  const kept = (value: number, ok: (value: number) => boolean): number => {
+    if (ok(value)) return value;
+    dropped += 1;
+    return 0;
+  };
+  const regions = input.regions.slice(0, MAX_REGIONS).map((region, i) => {
+    const mmr = kept(region.mmr, (value) => inRange(value));
+    const history = (region.history ?? []).slice(0, MAX_POINTS);
+    const earlier = history
+      .filter((point) => isDrawableTime(point.at) && inRange(point.mmr) && point.at < now)
       .sort((a, b) => a.at - b.at);
+    dropped += history.filter((point) => !isDrawableTime(point.at) || !inRange(point.mmr)).length;
     const points = [...earlier.slice(-(MAX_POINTS - 1)), { at: now, mmr }];
     return {
       label: region.label,
       mmr,
-      wins: Math.max(0, finite(region.wins)),
-      losses: Math.max(0, finite(region.losses)),
+      wins: kept(region.wins, isDrawableAmount),
+      losses: kept(region.losses, isDrawableAmount),
       best: Math.max(mmr, ...points.map((point) => point.mmr)),
       color: REGION_COLORS[i % REGION_COLORS.length] ?? Colors.mmr,
       points,
     };
   });
+  return { regions, dropped };
 }
 
 /** Words of `content` on at most `maxLines` lines of `maxWidth`, the last one ellipsized. */
@@ -128,7 +142,9 @@ function wrap(content: string, maxWidth: number, size: number, maxLines: number)
 export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSvg {
   const { labels } = input;
   const formatValue = valueFormatter(input.locale, 0);
-  const regions = regionsOf(input);
+  const { regions, dropped } = regionsOf(input);
+  const note = droppedNote(dropped, labels.outOfRange);
+  const said = droppedSentence(dropped, labels.outOfRange);
 
   if (regions.length === 0) {
     const area: PlotArea = { left: MARGIN, top: PLOT_TOP, right: CHART_WIDTH - MARGIN, bottom: PLOT_BOTTOM };
@@ -242,7 +258,7 @@ export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSv
   });
 
   const history = historyPanel(input, regions);
-  parts.push(...history.parts);
+  parts.push(...history.parts, note);
 
   const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
   const summary = regions.map(
@@ -250,7 +266,7 @@ export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSv
       `${region.label}: ${labels.mmr} ${formatValue(region.mmr)} (${labels.best} ${formatValue(region.best)}), ` +
       `${labels.wins} ${formatValue(region.wins)}, ${labels.losses} ${formatValue(region.losses)}`,
   );
-  return chartSvg(svg, sentences([input.title, ...summary, history.alt]));
+  return chartSvg(svg, sentences([input.title, ...summary, history.alt, said]));
 }
 
 function historyPanel(
@@ -295,7 +311,7 @@ function historyPanel(
       from = Math.min(from, point.at);
     }
   }
-  const to = finite(input.now);
+  const to = isDrawableTime(input.now) ? input.now : 0;
   const ticks = niceTicks(low === high ? low - 50 : low, low === high ? high + 50 : high, 5);
   const formatTick = tickFormatter(input.locale, ticks);
   let widest = 0;

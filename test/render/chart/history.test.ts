@@ -45,7 +45,7 @@ function input(overrides: Partial<HistoryChartInput> = {}): HistoryChartInput {
     to: TO,
     locale: 'en-US',
     decimals: 2,
-    labels: { noData: 'No data in this period' },
+    labels: { noData: 'No data in this period', outOfRange: (count: number) => `${count} not drawn` },
     ...overrides,
   };
 }

@@ -18,7 +18,12 @@ import {
   withoutText,
 } from './pixels.ts';
 
-const labels = { averagePrice: 'Average price', sales: 'Sales', noSales: 'No sales in this period' };
+const labels = {
+  averagePrice: 'Average price',
+  sales: 'Sales',
+  noSales: 'No sales in this period',
+  outOfRange: (count: number) => `${count} not drawn`,
+};
 const TITLE_BAND = { left: 0, top: 10, right: 960, bottom: 50 };
 
 function day(offset: number, from = '2024-01-01'): string {
@@ -83,7 +88,10 @@ describe('renderPriceHistoryChart', () => {
   it('escapes markup in every string it places', () => {
     const nasty = `<script>alert("x")</script> & 'quotes'`;
     const { svg, altText } = buildPriceHistorySvg(
-      input({ title: nasty, labels: { averagePrice: '<b>price</b>', sales: 'a & b', noSales: '<none>' } }),
+      input({
+        title: nasty,
+        labels: { ...labels, averagePrice: '<b>price</b>', sales: 'a & b', noSales: '<none>' },
+      }),
     );
     expect(svg).not.toContain('<script>');
     expect(svg).not.toContain('<b>');

@@ -24,6 +24,7 @@ const labels = {
   best: 'best',
   history: 'MMR over time',
   noHistory: 'MMR over time shows once the bot has seen this player more than once.',
+  outOfRange: (count: number) => `${count} not drawn`,
 };
 const NOW = Date.UTC(2026, 10, 24);
 const DAY = 86_400_000;
