@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bigId, bool, float, int, list, record, str } from './tolerant.ts';
+import { bigId, bool, count, float, int, kr, list, mmr, record, str } from './tolerant.ts';
 
 // Developer API (`/api/...`): spec section 2, observed-facts and docs/api-shapes.md. Identity fields are
 // required; every other field degrades to absent when it is missing or of the wrong type. A page's list
@@ -93,9 +93,9 @@ export type KpdLatestCalls = z.output<typeof KpdLatestCallsSchema>;
 
 // 2.5
 const rankedTotals = {
-  mmr: int,
-  wins: int,
-  losses: int,
+  mmr,
+  wins: count,
+  losses: count,
   kills: int,
   deaths: int,
   assists: int,
@@ -178,18 +178,18 @@ export type MapLeaderboardPlayer = z.output<typeof MapLeaderboardPlayerSchema>;
 // 2.10
 export const MarketSkinListingSchema = record(
   'MarketSkinListing',
-  { price: int, seller_name: str },
+  { price: kr, seller_name: str },
   { listed_at: str },
 );
 export type MarketSkinListing = z.output<typeof MarketSkinListingSchema>;
 
-export const MarketSkinOwnerSchema = record('MarketSkinOwner', { player_name: str }, { count: int });
+export const MarketSkinOwnerSchema = record('MarketSkinOwner', { player_name: str }, { count });
 export type MarketSkinOwner = z.output<typeof MarketSkinOwnerSchema>;
 
 export const PriceHistoryDaySchema = record(
   'PriceHistoryDay',
   { date: str },
-  { average_price: float, sales: int },
+  { average_price: kr, sales: count },
 );
 export type PriceHistoryDay = z.output<typeof PriceHistoryDaySchema>;
 
@@ -197,10 +197,10 @@ export const MarketSkinSchema = record(
   'MarketSkin',
   { skin_index: int },
   {
-    total_listings: int,
-    lowest_price: int,
-    average_price: float,
-    total_circulating: int,
+    total_listings: count,
+    lowest_price: kr,
+    average_price: kr,
+    total_circulating: count,
     listings: list('MarketSkin.listings', MarketSkinListingSchema),
     owners: list('MarketSkin.owners', MarketSkinOwnerSchema),
     price_history: list('MarketSkin.price_history', PriceHistoryDaySchema),

@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { MapLeaderboardSchema } from './developer.ts';
-import { bigId, bool, degradations, float, int, list, loose, looseList, record, str } from './tolerant.ts';
+import {
+  bigId,
+  bool,
+  count,
+  degradations,
+  float,
+  int,
+  kr,
+  list,
+  loose,
+  looseList,
+  record,
+  str,
+} from './tolerant.ts';
 
 // Game API (no auth): shapes of docs/api-shapes.md and assumed-shapes.md. Short keys stay as the game
 // sends them; only the lobby list's positional entries are turned into named objects.
@@ -33,7 +46,7 @@ export const FollowListSchema = record('FollowList', {
 });
 export type FollowList = z.output<typeof FollowListSchema>;
 
-export const PlayerSaleSchema = record('PlayerSale', { date: str }, { funds: int, count: int });
+export const PlayerSaleSchema = record('PlayerSale', { date: str }, { funds: kr, count });
 export const PlayerSalesSchema = record('PlayerSales', {
   sales: list('PlayerSales.sales', PlayerSaleSchema),
 });
@@ -153,11 +166,7 @@ export const GameModSchema = record('GameMod', { mod_id: int, name: str });
 export type GameMod = z.output<typeof GameModSchema>;
 
 // `{base_url}/items/...`, `/market/...`
-export const ItemListingSchema = record(
-  'ItemListing',
-  { market_id: bigId },
-  { price: int, seller_name: str },
-);
+export const ItemListingSchema = record('ItemListing', { market_id: bigId }, { price: kr, seller_name: str });
 export const ItemViewSchema = record(
   'ItemView',
   { skin_index: int },
@@ -171,7 +180,7 @@ export const ItemInstancesSchema = record('ItemInstances', {
 });
 export type ItemInstances = z.output<typeof ItemInstancesSchema>;
 
-export const ItemSaleSchema = record('ItemSale', { date: str }, { kr: int, count: int });
+export const ItemSaleSchema = record('ItemSale', { date: str }, { kr, count });
 export const ItemSalesSchema = record('ItemSales', { sales: list('ItemSales.sales', ItemSaleSchema) });
 export type ItemSales = z.output<typeof ItemSalesSchema>;
 
@@ -179,7 +188,7 @@ export type ItemSales = z.output<typeof ItemSalesSchema>;
 export const MarketStatRowSchema = record(
   'MarketStatRow',
   { skin_index: int },
-  { circulating: int, on_sale: int, ask_low: int, ask_high: int },
+  { circulating: count, on_sale: count, ask_low: kr, ask_high: kr },
 );
 export const MarketStatsSchema = record(
   'MarketStats',
@@ -188,7 +197,7 @@ export const MarketStatsSchema = record(
 );
 export type MarketStats = z.output<typeof MarketStatsSchema>;
 
-export const SalesDaySchema = record('SalesDay', { date: str }, { average_price: float, sales: int });
+export const SalesDaySchema = record('SalesDay', { date: str }, { average_price: kr, sales: count });
 export const SalesStatisticsSchema = record('SalesStatistics', {
   days: list('SalesStatistics.days', SalesDaySchema),
 });
@@ -198,9 +207,9 @@ export const MarketItemSalesSchema = record(
   'MarketItemSales',
   {},
   {
-    ask_low: int,
-    ask_high: int,
-    circulating: int,
+    ask_low: kr,
+    ask_high: kr,
+    circulating: count,
     top_owner_ids: list('MarketItemSales.top_owner_ids', int),
   },
 );
@@ -346,7 +355,7 @@ export const TurfClanSchema = record(
 );
 export type TurfClan = z.output<typeof TurfClanSchema>;
 
-export const TurfDayKrSchema = record('TurfDayKr', { day: int }, { kr: int });
+export const TurfDayKrSchema = record('TurfDayKr', { day: int }, { kr });
 export type TurfDayKr = z.output<typeof TurfDayKrSchema>;
 
 export const TurfClanEarningsSchema = record('TurfClanEarnings', {
@@ -355,7 +364,7 @@ export const TurfClanEarningsSchema = record('TurfClanEarnings', {
 });
 export type TurfClanEarnings = z.output<typeof TurfClanEarningsSchema>;
 
-export const TurfPayoutSchema = record('TurfPayout', { player_id: int }, { player_name: str, kr: int });
+export const TurfPayoutSchema = record('TurfPayout', { player_id: int }, { player_name: str, kr });
 /** `day` is null for the season totals (no day asked). */
 export const TurfClanPayoutsSchema = record(
   'TurfClanPayouts',
@@ -413,7 +422,7 @@ export type TurfTopPerformingClans = z.output<typeof TurfTopPerformingClansSchem
 export const TurfGrossingClanSchema = record(
   'TurfGrossingClan',
   { clan_id: int, clan_name: str },
-  { position: int, kr: int },
+  { position: int, kr },
 );
 export const TurfTopGrossingClansSchema = record('TurfTopGrossingClans', {
   rows: list('TurfTopGrossingClans.rows', TurfGrossingClanSchema),
@@ -431,7 +440,7 @@ export const TurfTopPerformingPlayersSchema = record('TurfTopPerformingPlayers',
 export type TurfTopPerformingPlayers = z.output<typeof TurfTopPerformingPlayersSchema>;
 
 // `{legacy_url}/webhooks/general/...` (no token)
-const itemPrice = int.nullable();
+const itemPrice = kr.int().nullable();
 
 /** Skin index → price in KR, `null` when the skin has no price. Entries that are not that are dropped. */
 export const ItemPricesSchema = z.record(z.string(), z.unknown()).transform((entries) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InventoryItemSchema } from './developer.ts';
-import { bigId, bool, int, list, loose, looseList, looseValue, record, str } from './tolerant.ts';
+import { bigId, bool, count, int, list, loose, looseList, looseValue, mmr, record, str } from './tolerant.ts';
 
 // Token API on `{base_url}` (bearer, envelope) and the ranked system on `{legacy_url}` (bearer, `{data}`):
 // shapes of docs/api-shapes.md. Bodies the spec leaves unspecified are only checked for being objects.
@@ -197,7 +197,7 @@ export const MatchHistorySchema = record(
 );
 export type MatchHistory = z.output<typeof MatchHistorySchema>;
 
-const rankedStanding = { mmr: int, wins: int, losses: int, kills: int, deaths: int };
+const rankedStanding = { mmr, wins: count, losses: count, kills: count, deaths: count };
 
 export const RankedRegionSchema = record('RankedRegion', { region: int }, rankedStanding);
 export type RankedRegion = z.output<typeof RankedRegionSchema>;
@@ -219,7 +219,7 @@ export type RankedProfileRegion = z.output<typeof RankedProfileRegionSchema>;
 export const RankingRowSchema = record(
   'RankingRow',
   { player_name: str },
-  { position: int, region: int, mmr: int },
+  { position: int, region: int, mmr },
 );
 export type RankingRow = z.output<typeof RankingRowSchema>;
 

@@ -46,7 +46,29 @@ export const degradations = new DegradeLog();
 
 export const int = z.number().int();
 export const nonNegativeInt = z.number().int().nonnegative();
-export const float = z.number();
+
+/**
+ * Numbers are range-checked where they enter: a value past these bounds is garbage (no KR price, sale
+ * count or stat comes near them) and, in an optional field, degrades to absent like a value of the wrong
+ * type, so that nothing downstream computes with 1e300. JSON's numbers are finite already (zod refuses
+ * Infinity and NaN), but 1e308 parses.
+ */
+export const NumberBounds = {
+  /** Any fractional value (K/D, score per kill, wear, a leaderboard value). */
+  float: 1e15,
+  /** KR prices and amounts, and counts (sales, listings, copies, wins, kills). */
+  amount: 1e12,
+  /** A ranked MMR, either sign. */
+  mmr: 1e6,
+} as const;
+
+export const float = z.number().min(-NumberBounds.float).max(NumberBounds.float);
+/** KR (a price, an average price, earnings): 0..1e12, fractions allowed (an average). */
+export const kr = z.number().min(0).max(NumberBounds.amount);
+/** A count (sales, listings, copies, wins, losses): a whole number of 0..1e12. */
+export const count = z.number().int().min(0).max(NumberBounds.amount);
+/** A ranked MMR: a whole number within ±1e6. */
+export const mmr = z.number().int().min(-NumberBounds.mmr).max(NumberBounds.mmr);
 export const str = z.string();
 export const bool = z.boolean();
 
