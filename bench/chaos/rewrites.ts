@@ -102,3 +102,29 @@ export function poisonTurfDay(): Rewrite {
     return undefined;
   };
 }
+
+/** Where the poisoned days of {@link poisonPriceHistory} are: a skin's reply on the developer tier. */
+const MARKET_SKIN = /^\/api\/market\/skin\/\d+$/;
+
+/**
+ * Issue 18, finding 1: every `/market skin` reply's price history gains a day of 1e300 KR × 1e9 sales and
+ * days priced 1e308 and -1e308, on the latest day it holds (today without one), so that they fall in the
+ * chart's window. Before the bounds, one such reply made the chart's axis loop until Node died.
+ */
+export function poisonPriceHistory(): Rewrite {
+  return (path, body) => {
+    if (!MARKET_SKIN.test(path)) return undefined;
+    const reply = read(body);
+    if (!isRecord(reply) || !isRecord(reply.data)) return undefined;
+    const days = Array.isArray(reply.data.price_history) ? reply.data.price_history : [];
+    const dates = days.flatMap((d) => (isRecord(d) && typeof d.date === 'string' ? [d.date] : []));
+    const date = dates.sort().at(-1) ?? new Date().toISOString().slice(0, 10);
+    const poisoned = [
+      ...days,
+      { date, average_price: 1e300, sales: 1e9 },
+      { date, average_price: 1e308, sales: 1 },
+      { date, average_price: -1e308, sales: 1 },
+    ];
+    return write({ ...reply, data: { ...reply.data, price_history: poisoned } });
+  };
+}
