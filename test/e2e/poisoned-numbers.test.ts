@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poisonPriceHistory } from '../../bench/chaos/rewrites.ts';
 import { startUpstreamProxy, type UpstreamProxy } from '../../bench/chaos/upstream-proxy.ts';
@@ -55,7 +56,13 @@ async function marketSkin(): Promise<MessageRecord> {
     .invokeCommand({
       name: 'market',
       guildId,
-      options: [{ type: 1, name: 'skin', options: [{ type: 4, name: 'skin', value: skinIndex() }] }],
+      options: [
+        {
+          type: ApplicationCommandOptionType.Subcommand,
+          name: 'skin',
+          options: [{ type: ApplicationCommandOptionType.Integer, name: 'skin', value: skinIndex() }],
+        },
+      ],
     })
     .final(30_000);
 }
