@@ -74,6 +74,8 @@ export interface AnnouncementOptions {
   readonly budget?: BudgetRule;
   /** Default 100. */
   readonly pageSize?: number;
+  /** Pages of the events feed one poll reads at most; default 50. */
+  readonly maxPagesPerPoll?: number;
   readonly delivery?: Partial<DeliveryOptions>;
   /** This process's name in leases and claims; default a random UUID. */
   readonly holderId?: string;
@@ -176,6 +178,7 @@ export async function startAnnouncements(deps: AnnouncementDeps): Promise<Announ
     eventsFeed = new EventsFeed(sourceDeps, budget, {
       pageSize: options.pageSize ?? 100,
       deadlineMs: 30_000,
+      ...(options.maxPagesPerPoll === undefined ? {} : { maxPagesPerPoll: options.maxPagesPerPoll }),
     });
     sources.unshift(eventsFeed);
   } else {

@@ -84,7 +84,15 @@ export interface EventsFeedOptions {
   readonly pageSize: number;
   /** Time budget of one page request, waits inside the tier client included. */
   readonly deadlineMs: number;
+  /**
+   * Pages one poll reads at most (default {@link MAX_EVENT_PAGES_PER_POLL}); the cursor is kept, so the
+   * next poll goes on from there. A feed that says `has_more` for ever cannot hold a poll for ever.
+   */
+  readonly maxPagesPerPoll?: number;
 }
+
+/** 50 pages of 100 events: far more than a poll interval brings, a bound on one that never ends. */
+export const MAX_EVENT_PAGES_PER_POLL = 50;
 
 /**
  * `GET /api/events`: one cursor per filter set (the sorted list of types the subscriptions need), pages
@@ -119,7 +127,8 @@ export class EventsFeed implements Source {
     // Whatever a crash left in the inbox goes out before anything newer.
     await run.deliver();
     let after = (await repos.cursors.get(filterKey))?.after ?? 0;
-    for (;;) {
+    const maxPages = this.#options.maxPagesPerPoll ?? MAX_EVENT_PAGES_PER_POLL;
+    for (let pages = 1; ; pages += 1) {
       run.signal.throwIfAborted();
       const page = await this.#fetch(after, types, run.signal);
       const subscriptions = run.subscriptions;
@@ -148,6 +157,10 @@ export class EventsFeed implements Source {
       await run.deliver();
       // A server that says "more" without moving on would keep us here: stop, and go on next time.
       if (page.has_more !== true || page.next <= after) break;
+      if (pages >= maxPages) {
+        this.#deps.log.info({ after: page.next, pages }, 'events feed: page limit of one poll reached');
+        break;
+      }
       after = page.next;
     }
   }

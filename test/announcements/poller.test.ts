@@ -100,6 +100,30 @@ describe('paging and cursor', () => {
     expect(posted(fixture.world)).toHaveLength(9);
   });
 
+  it('reads at most the page limit in one poll, and goes on from the cursor in the next', async () => {
+    await subscribeDirectly(fixture.world, { kind: 'maps' });
+    const process = await start({ announcements: { pageSize: 4, maxPagesPerPoll: 2 } });
+    // The history takes several polls of two pages to catch up with (none of it is announced).
+    for (let poll = 0; poll < 30; poll += 1) {
+      fixture.world.sandbox.requests.clear();
+      await drive(fixture.world.clock, process.announcements.pollOnce());
+      if (eventRequests().length < 2) break;
+    }
+    expect(eventRequests()).toHaveLength(1);
+    fixture.world.sandbox.requests.clear();
+    const maps = visibleMaps();
+    const published = await publish(
+      ...maps.slice(0, 9).map((map) => ['map.featured', map] as ['map.featured', CommunityMap]),
+    );
+    await drive(fixture.world.clock, process.announcements.pollOnce());
+    expect(eventRequests()).toHaveLength(2);
+    expect(posted(fixture.world)).toHaveLength(8);
+    await drive(fixture.world.clock, process.announcements.pollOnce());
+    const afters = eventRequests().map((r) => Number(r.query.after));
+    expect(afters[2]).toBe(published[7]!.id);
+    expect(posted(fixture.world)).toHaveLength(9);
+  });
+
   it('keeps one cursor per filter set', async () => {
     await subscribeDirectly(fixture.world, { kind: 'maps' });
     const process = await start();
