@@ -23,7 +23,7 @@ const scenarios = SCENARIOS.filter(
 const dir = await mkdtemp(join(tmpdir(), 'killfeed-chaos-'));
 const redisServer = onPath('redis-server', process.env.PATH);
 const commands = await loadCommands(new Translations(), {
-  only: ['player', 'clan', 'map', 'link', 'subscribe'],
+  only: ['player', 'clan', 'map', 'link', 'subscribe', 'market', 'lobbies'],
 });
 
 out(

@@ -1,5 +1,11 @@
 import { startFlood } from './flood.ts';
-import { inflateArrays, padReplies, poisonTurfDay, renameEverywhere } from './rewrites.ts';
+import {
+  inflateArrays,
+  padReplies,
+  poisonPriceHistory,
+  poisonTurfDay,
+  renameEverywhere,
+} from './rewrites.ts';
 import type { Scenario, ScenarioContext } from './model.ts';
 import type { Rewrite } from './upstream-proxy.ts';
 
@@ -90,6 +96,33 @@ const poisonedTurf: Scenario = {
   fault: rewriting(poisonTurfDay),
 };
 
+/** The windows of the poisoned `/market skin` commands: each a reply (and a chart) of its own. */
+const POISONED_DAYS = [30, 7, 90, 14];
+
+/**
+ * Issue 18, finding 1: every `/market skin` reply holds a day of 1e300 KR × 1e9 sales and days of ±1e308 KR
+ * for the whole run. A third of the commands ask for that skin's chart, a third for `/lobbies` (the command
+ * another user got no answer to when the chart killed the bot); the bot must stay up and answer all.
+ */
+const poisonedPriceHistory: Scenario = {
+  name: 'poisoned price history (1e300 KR × 1e9 sales, ±1e308): /market skin, /lobbies',
+  store: 'sqlite',
+  prepare({ upstream }) {
+    upstream.rewrite = poisonPriceHistory();
+  },
+  commands(standard, sandbox) {
+    return standard.map((spec, i) => {
+      if (i % 3 === 0) {
+        const days = POISONED_DAYS[(i / 3) % POISONED_DAYS.length] ?? 30;
+        const skin = sandbox.world.samples.skinIndex;
+        return { command: 'market', sub: 'skin', values: { skin, days }, userId: spec.userId };
+      }
+      if (i % 3 === 1) return { command: 'lobbies', values: {}, userId: spec.userId };
+      return spec;
+    });
+  },
+};
+
 const discordErrors: Scenario = {
   name: 'Discord 500 on 12 edits, 12 sends',
   store: 'sqlite',
@@ -126,6 +159,7 @@ export const SCENARIOS: readonly Scenario[] = [
   hugeArrays,
   hugeBodies,
   poisonedTurf,
+  poisonedPriceHistory,
   discordErrors,
   connectionFlood,
 ];
