@@ -218,5 +218,6 @@ describe('/track list', () => {
     const shown = list.embeds[0]?.fields?.[0]?.value ?? '';
     expect(shown).toContain(`every ${Math.round(mine / 60_000)} min`);
     expect(shown).toContain('the aim is 5 min');
+    expect(shown).toContain("this server's share");
   });
 });
