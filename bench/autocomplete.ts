@@ -1,5 +1,6 @@
 import { startStack, type Stack } from '../src/dev/demo/stack.ts';
-import { nameSearchOf } from '../src/search/index.ts';
+import { NameSearch, nameSearchOf, type SearchAsker } from '../src/search/index.ts';
+import { NameIndex } from '../src/names/index.ts';
 import type { Figures } from './client.ts';
 
 /**
@@ -89,12 +90,45 @@ export async function benchAutocomplete(): Promise<Figures> {
       'answered from names seen: upstream not in time (answer bound)': stats.answeredFromKnown,
       'answered from names seen: replaced by a newer keystroke (debounce)': stats.superseded,
       'answered from names seen: no room in the search budget': stats.overBudget,
+      '  of them, no room in the user’s or the server’s share': stats.overShare,
       'answered from the search cache': stats.cacheHits,
       'searches sent upstream': stats.upstream,
+      ...(await burst()),
     };
   } finally {
     await stack.stop();
   }
+}
+
+/**
+ * The owners' shares, on a clock that never waits: one user types 35 distinct queries in a minute (one
+ * server), then 10 users of other servers ask once each. Goal: the burst takes that user's share (10 of
+ * the 30 a minute) and every other user is still sent upstream.
+ */
+async function burst(): Promise<Figures> {
+  const clock = { now: () => 0, sleep: () => Promise.resolve() };
+  const sent = new Map<string, number>();
+  let asker = '';
+  const search = new NameSearch({
+    clock,
+    names: new NameIndex(),
+    lookup: () => {
+      sent.set(asker, (sent.get(asker) ?? 0) + 1);
+      return Promise.resolve([]);
+    },
+  });
+  const ask = async (who: SearchAsker, query: string) => {
+    asker = who.user;
+    await search.suggest('player', query, who);
+  };
+  for (let i = 0; i < 35; i += 1) await ask({ user: 'burst', guild: 'g0' }, `${i}-burst`);
+  for (let i = 0; i < 10; i += 1) await ask({ user: `u${i}`, guild: `g${i + 1}` }, `${i}-other`);
+  const others = [...sent].filter(([who]) => who !== 'burst').length;
+  return {
+    'one user’s burst of 35, then 10 users of other servers, searches sent: burst / others (goal: 10 / 10)': `${
+      sent.get('burst') ?? 0
+    } / ${others}`,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1] ?? ''}`) {

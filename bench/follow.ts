@@ -17,7 +17,9 @@ import type { Clock } from '../src/core/clock.ts';
 import { openDatabase, type Database } from '../src/db/index.ts';
 import { mulberry32 } from '../src/dev/sandbox/prng.ts';
 import { followCapacity } from '../src/follow/capacity.ts';
-import { PlayersFeed, planFollowIntervals, type FollowSettings } from '../src/follow/feed.ts';
+import { PlayersFeed, type FollowSettings } from '../src/follow/feed.ts';
+import { planTargets } from '../src/follow/capacity.ts';
+import { planBackground, type BackgroundPlan } from '../src/schedule/planner.ts';
 import { TRACK_CLAN_EVENT, TRACK_LEVEL_EVENT, TRACK_MATCH_EVENT } from '../src/history/events.ts';
 import { captureSnapshots } from '../src/history/capture.ts';
 import { createMemoryLimits } from '../src/limits/index.ts';
@@ -549,6 +551,7 @@ class TimedInbox extends InboxRepository {
 /** Every refresh of the followed players, read back from `followed_players` after each poll. */
 class Refreshes {
   readonly gaps: number[] = [];
+  readonly gapsByKey = new Map<string, number[]>();
   readonly first = new Map<string, number>();
   readonly last = new Map<string, number>();
 
@@ -561,7 +564,9 @@ class Refreshes {
       if (row.refreshed_at === null || this.last.get(row.name_key) === row.refreshed_at) continue;
       this.last.set(row.name_key, row.refreshed_at);
       if (!this.first.has(row.name_key)) this.first.set(row.name_key, row.refreshed_at);
-      if (row.gap_ms !== null) this.gaps.push(row.gap_ms);
+      if (row.gap_ms === null) continue;
+      this.gaps.push(row.gap_ms);
+      this.gapsByKey.set(row.name_key, [...(this.gapsByKey.get(row.name_key) ?? []), row.gap_ms]);
     }
   }
 }
@@ -590,6 +595,12 @@ interface RunResult {
   readonly unannounced: readonly number[];
   readonly subscriptions: number;
   readonly capacity: number;
+  /** The background's plan for the run's subscriptions (the one the feed keeps). */
+  readonly plan: BackgroundPlan | undefined;
+  /** Each tracked player's size class: the players tracked by the smallest server tracking it. */
+  readonly sizeOfKey: ReadonlyMap<string, number>;
+  /** Tracked players per server. */
+  readonly serverSizes: ReadonlyMap<string, number>;
   readonly polls: number;
   readonly pollErrors: number;
   readonly stalls: number;
@@ -691,6 +702,16 @@ async function runScenario(tracking: boolean): Promise<RunResult> {
     deliver: () => Promise.resolve(),
     spreadMs: POLL_MS / 2,
   };
+  const plan = tracking ? await feed.plan(run.subscriptions) : undefined;
+  const serverSizes = new Map<string, number>();
+  for (const subscription of run.subscriptions)
+    serverSizes.set(subscription.guildId, (serverSizes.get(subscription.guildId) ?? 0) + 1);
+  const sizeOfKey = new Map<string, number>();
+  for (const subscription of run.subscriptions) {
+    const key = String(subscription.options.playerName).toLowerCase();
+    const size = serverSizes.get(subscription.guildId) ?? 0;
+    sizeOfKey.set(key, Math.min(sizeOfKey.get(key) ?? Infinity, size));
+  }
 
   // The worker's source loop: a poll every interval (a long one is followed by the next one sooner).
   const refreshes = new Refreshes();
@@ -782,6 +803,9 @@ async function runScenario(tracking: boolean): Promise<RunResult> {
     unannounced: playedAfterFirstLook.filter((match) => !announced.has(match.id)).map((match) => match.at),
     subscriptions: subscriptionCount,
     capacity,
+    plan,
+    sizeOfKey,
+    serverSizes,
     polls,
     pollErrors,
     stalls,
@@ -832,6 +856,67 @@ function ratio(tracked: readonly Command[], alone: readonly Command[], q: number
   return without > 0 ? (quantile(times(tracked), q) / without).toFixed(2) : 'n/a';
 }
 
+/** Server size classes of the run: 50 players, 10, 1 to 3. */
+const CLASSES = [
+  { label: '50-player servers', min: 50, max: 50 },
+  { label: '10-player', min: 10, max: 10 },
+  { label: 'small (1 to 6)', min: 1, max: 6 },
+] as const;
+
+/** What the one plan gives: requests a minute by part against the capacity, intervals by server size. */
+function planFigures(plan: BackgroundPlan, run: RunResult): Figures {
+  const planned = (min: number, max: number) => {
+    const intervals = [...run.serverSizes]
+      .filter(([, size]) => size >= min && size <= max)
+      .map(([guildId]) => plan.trackedMs.get(guildId) ?? 0);
+    return minutes(quantile(intervals, 0.5));
+  };
+  const reached = (min: number, max: number) => {
+    const gaps = [...run.refreshes.gapsByKey].flatMap(([key, values]) => {
+      const size = run.sizeOfKey.get(key) ?? 0;
+      return size >= min && size <= max ? values : [];
+    });
+    return minutes(quantile(gaps, 0.5));
+  };
+  const { perMinute } = plan;
+  return {
+    'background plan, requests a minute: tracking / linked / alerts / total (goal: total <= capacity)': `${perMinute.tracked.toFixed(1)} / ${perMinute.linked.toFixed(1)} / ${perMinute.alerts.toFixed(1)} / ${plan.totalPerMinute.toFixed(1)} (capacity ${plan.capacityPerMinute})`,
+    [`interval planned per server (median), min: ${CLASSES.map((c) => c.label).join(' / ')} (target ${SETTINGS.trackMinutes})`]:
+      CLASSES.map((c) => planned(c.min, c.max)).join(' / '),
+    [`interval reached (median gap) by the smallest server tracking a player, min: ${CLASSES.map((c) => c.label).join(' / ')}`]:
+      CLASSES.map((c) => reached(c.min, c.max)).join(' / '),
+    ...plannerScenarios(plan.capacityPerMinute),
+  };
+}
+
+/**
+ * The planner alone on the 1,000-tracked cases of the issue (the run's capacity, 2,000 linked players,
+ * 20 watched skins): one owner's servers of 50 beside light ones, and one heavy server among many light.
+ */
+function plannerScenarios(capacity: number): Figures {
+  const figures: Figures = {};
+  const cases = [
+    { label: "one owner's 19 servers x 50 + 25 servers x 2", heavy: 19, light: 25 },
+    { label: 'one server x 50 + 475 servers x 2', heavy: 1, light: 475 },
+    { label: 'one server x 50 + 50 servers x 2 (100 tracked)', heavy: 1, light: 50 },
+  ];
+  const targets = planTargets({ settings: SETTINGS });
+  for (const { label, heavy, light } of cases) {
+    const trackedByServer = new Map<string, number>();
+    for (let i = 0; i < heavy; i += 1) trackedByServer.set(`h${i}`, 50);
+    for (let i = 0; i < light; i += 1) trackedByServer.set(`l${i}`, 2);
+    const plan = planBackground({ trackedByServer, linked: 2_000, skins: 20 }, targets, capacity);
+    const { perMinute } = plan;
+    figures[
+      `planner, ${label}: interval heavy / light, min (goal: light ${SETTINGS.trackMinutes}); linked h; alerts s; tracking / linked / alerts / total a minute`
+    ] =
+      `${minutes(plan.trackedMs.get('h0') ?? 0)} / ${minutes(plan.trackedMs.get('l0') ?? 0)}; ` +
+      `${(plan.linkedMs / 3_600_000).toFixed(1)} h; ${Math.round(plan.alertMs / 1000)} s; ` +
+      `${perMinute.tracked.toFixed(1)} / ${perMinute.linked.toFixed(1)} / ${perMinute.alerts.toFixed(1)} / ${plan.totalPerMinute.toFixed(1)} of ${capacity}`;
+  }
+  return figures;
+}
+
 export async function benchFollow(): Promise<Figures> {
   const started = performance.now();
   const tracked = await runScenario(true);
@@ -839,7 +924,8 @@ export async function benchFollow(): Promise<Figures> {
   const alone = await runScenario(false);
   const aloneWall = performance.now() - started - trackedWall;
   const end = START + RUN_MS;
-  const { trackedMs } = planFollowIntervals(SETTINGS, tracked.capacity, PLAYERS, PLAYERS);
+  const plan = tracked.plan;
+  if (!plan) throw new Error('the tracking run has a plan');
   const { gaps, last } = tracked.refreshes;
   const waiting = largest([...last.values()].map((at) => end - at));
   const [firstWith, laterWith] = phases(tracked.commands);
@@ -860,7 +946,7 @@ export async function benchFollow(): Promise<Figures> {
     [`refreshes that failed at once, no request sent (${first} / after)`]: `${firstFailed.length} / ${laterFailed.length}`,
     'other warnings of the feed': tracked.otherWarnings,
     'capacity a minute for the feed (followCapacity: API key, events poll 30 s)': tracked.capacity,
-    'refresh interval planned (planFollowIntervals), min': minutes(trackedMs),
+    ...planFigures(plan, tracked),
     'refresh interval reached (gap_ms of every refresh): median / p95 / max, min': `${minutes(
       quantile(gaps, 0.5),
     )} / ${minutes(quantile(gaps, 0.95))} / ${minutes(largest(gaps))}`,

@@ -6,8 +6,8 @@ import { trackKind } from '../src/announcements/kinds/track.ts';
 import { RefRepository, SubscriptionRepository } from '../src/announcements/repositories.ts';
 import type { Subscription } from '../src/announcements/model.ts';
 import { FollowedPlayers } from '../src/history/followed.ts';
-import { followCapacity } from '../src/follow/capacity.ts';
-import { planFollowIntervals, trackedPlayers } from '../src/follow/feed.ts';
+import { backgroundPlan, followCapacity } from '../src/follow/capacity.ts';
+import { trackedIntervalOf } from '../src/schedule/planner.ts';
 import { idOption, playerOption } from '../src/discord/options.ts';
 import { renderTrackList, renderTracked, renderUntracked } from '../src/render/follow.ts';
 import { text } from '../src/render/common.ts';
@@ -123,13 +123,13 @@ export const command: Command<typeof data> = {
         const rows = new Map(
           (await followed.many(mine.map((s) => playerNameOf(s).toLowerCase()))).map((row) => [row.key, row]),
         );
-        const everyone = trackedPlayers(await repository.active(trackKind.name));
-        const { trackedMs } = planFollowIntervals(
-          services.config.follow,
-          followCapacity(services.config),
-          everyone.size,
-          await followed.count(),
-        );
+        // The interval this server's players really have in the background's one plan (the worker's).
+        const plan = await backgroundPlan(services.db, await repository.active(trackKind.name), {
+          settings: services.config.follow,
+          capacityPerMinute: followCapacity(services.config),
+        });
+        const targetMs = services.config.follow.trackMinutes * 60_000;
+        const intervalMs = trackedIntervalOf(plan, guild.id, targetMs);
         const entries = mine.map((subscription) => {
           const roleId = subscription.options.roleId;
           return {
@@ -141,17 +141,7 @@ export const command: Command<typeof data> = {
             refreshedAt: rows.get(playerNameOf(subscription).toLowerCase())?.refreshedAt,
           };
         });
-        // The interval really kept, when the players were looked at more than once already.
-        const gaps = [...rows.values()].flatMap((row) => (row.gapMs === undefined ? [] : [row.gapMs]));
-        const kept = gaps.length === 0 ? trackedMs : Math.max(trackedMs, median(gaps));
-        return ctx.send(
-          renderTrackList(ctx.t, {
-            entries,
-            limit,
-            intervalMs: kept,
-            targetMs: services.config.follow.trackMinutes * 60_000,
-          }),
-        );
+        return ctx.send(renderTrackList(ctx.t, { entries, limit, intervalMs, targetMs }));
       }
       case 'remove': {
         const id = args.id.trim().toLowerCase();
@@ -185,8 +175,3 @@ export const command: Command<typeof data> = {
       .slice(0, 25);
   },
 };
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}

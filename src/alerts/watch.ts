@@ -8,18 +8,18 @@ import { pickLocale, type Translations } from '../i18n/index.ts';
 import { classifyFailure, deliveryNonce } from '../announcements/delivery.ts';
 import type { Source, SourceFactory, SourceRun } from '../announcements/sources.ts';
 import type { BackgroundScheduler } from '../schedule/scheduler.ts';
-import { planIntervals } from '../schedule/scheduler.ts';
+import { planBackground } from '../schedule/planner.ts';
 import { renderAlertFired } from '../render/alerts.ts';
 import type { Database } from '../db/index.ts';
 import type { Config } from '../config/index.ts';
-import { followCapacity } from '../follow/capacity.ts';
+import { backgroundPlan, followCapacity, planTargets } from '../follow/capacity.ts';
+import type { FollowSettings } from '../follow/plan.ts';
 import { transition } from './crossing.ts';
 import { AlertRepository, type AlertDisableReason, type PriceAlert } from './store.ts';
 
 /** The source's name, and its single owner in the background scheduler's rotation. */
 export const ALERTS_SOURCE = 'alerts';
-/** How often a watched skin is looked at, at most; stretched when many skins are watched. */
-export const ALERT_TARGET_MS = 2 * 60_000;
+export { ALERT_TARGET_MS } from '../follow/capacity.ts';
 /** Discord: "Cannot send messages to this user" (DMs closed, or the bot blocked). */
 export const DM_BLOCKED_CODE = 50007;
 /** Skins looked at per poll, at most (the next poll goes on). */
@@ -62,8 +62,13 @@ export interface AlertWatchDeps {
   readonly log: Logger;
   readonly rest: REST;
   readonly translations: Translations;
-  /** Requests a minute the alerts may use, at most (a share of the background's capacity). */
+  /**
+   * What the background may count on per minute (`followCapacity`): the alerts plan their share of it
+   * together with the players feed (`backgroundPlan`), never beside it.
+   */
   readonly capacityPerMinute: number;
+  /** The players feed's targets, which the one plan weighs against the alerts'; default 5 min and 24 h. */
+  readonly settings?: FollowSettings;
   readonly targetMs?: number;
   /** How long a claim keeps other processes off a delivery. */
   readonly claimTtlMs?: number;
@@ -89,6 +94,7 @@ export class AlertWatch implements Source {
   readonly #deps: AlertWatchDeps;
   readonly #repo: AlertRepository;
   readonly #holder: string;
+  readonly #settings: FollowSettings;
   /** DM channels opened by this process, per user. */
   readonly #dms = new Map<string, string>();
 
@@ -96,16 +102,28 @@ export class AlertWatch implements Source {
     this.#deps = deps;
     this.#repo = new AlertRepository(deps.db);
     this.#holder = deps.holder ?? randomUUID();
+    this.#settings = deps.settings ?? { trackMinutes: 5, linkedHours: 24 };
   }
 
   wanted(): boolean {
     return true;
   }
 
-  /** The interval each watched skin is looked at now, for `count` skins. */
+  /** The interval each of `count` watched skins would be looked at with nothing else in the background. */
   intervalMs(count: number): number {
-    const target = this.#deps.targetMs ?? ALERT_TARGET_MS;
-    return planIntervals([{ count, targetMs: target }], this.#deps.capacityPerMinute)[0] ?? target;
+    const targets = planTargets({ settings: this.#settings, alertTargetMs: this.#deps.targetMs });
+    const demand = { trackedByServer: new Map<string, number>(), linked: 0, skins: count };
+    return planBackground(demand, targets, this.#deps.capacityPerMinute).alertMs;
+  }
+
+  /** The interval planned now for the watched skins, in the background's one plan. */
+  async plannedMs(run: Pick<SourceRun, 'subscriptions'>): Promise<number> {
+    const plan = await backgroundPlan(this.#deps.db, run.subscriptions, {
+      settings: this.#settings,
+      capacityPerMinute: this.#deps.capacityPerMinute,
+      alertTargetMs: this.#deps.targetMs,
+    });
+    return plan.alertMs;
   }
 
   async poll(run: SourceRun): Promise<void> {
@@ -116,7 +134,7 @@ export class AlertWatch implements Source {
     const skins = await this.#repo.watchedSkins();
     if (skins.length === 0) return;
     const now = clock.now();
-    const interval = this.intervalMs(skins.length);
+    const interval = await this.plannedMs(run);
     const checked = await this.#repo.checkedAt(skins);
     const due = skins
       .filter((skin) => (checked.get(skin) ?? -Infinity) <= now - interval)
@@ -243,15 +261,18 @@ export class AlertWatch implements Source {
   }
 }
 
-/** The alerts' share of what the background can count on (the players feed keeps the rest). */
-export const ALERTS_CAPACITY_SHARE = 0.5;
-
-/** The alerts' source for the worker: half the background's capacity, and Discord's REST API. */
+/**
+ * The alerts' source for the worker: the background's capacity, planned with the players feed, and
+ * Discord's REST API.
+ */
 export function alertsSource(
-  services: { readonly translations: Translations; readonly config: Pick<Config, 'game' | 'events'> },
+  services: {
+    readonly translations: Translations;
+    readonly config: Pick<Config, 'game' | 'events' | 'follow'>;
+  },
   rest: REST,
 ): SourceFactory {
-  const capacityPerMinute = followCapacity(services.config) * ALERTS_CAPACITY_SHARE;
+  const capacityPerMinute = followCapacity(services.config);
   return (deps) =>
     new AlertWatch({
       db: deps.db,
@@ -262,5 +283,6 @@ export function alertsSource(
       rest,
       translations: services.translations,
       capacityPerMinute,
+      settings: services.config.follow,
     });
 }

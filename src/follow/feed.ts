@@ -1,15 +1,16 @@
 import { ApiError, NotFoundError, RateLimitedError } from '../api/errors.ts';
 import type { PlayerMatch, PlayerProfile } from '../api/schemas/index.ts';
-import { isSaneTime, type AnnouncementEvent } from '../announcements/model.ts';
+import { isSaneTime, type AnnouncementEvent, type Subscription } from '../announcements/model.ts';
 import type { Source, SourceDeps, SourceFactory, SourceRun } from '../announcements/sources.ts';
 import type { Config } from '../config/index.ts';
-import { followCapacity } from './capacity.ts';
+import { backgroundPlan, followCapacity } from './capacity.ts';
+import { trackedIntervalOf, type BackgroundPlan } from '../schedule/planner.ts';
 import { HOUR_MS, SnapshotStore } from '../history/snapshots.ts';
 import { rankedMatches, statsOf, type SnapshotStats } from '../history/stats.ts';
 import { FollowedPlayers, type FollowedPlayer } from '../history/followed.ts';
-import { fairOrder, planFollowIntervals, trackedPlayers, type FollowSettings, type Task } from './plan.ts';
+import { fairOrder, trackedPlayers, type FollowSettings, type Task } from './plan.ts';
 
-export { fairOrder, planFollowIntervals, trackedPlayers, TRACK_KIND, type FollowSettings } from './plan.ts';
+export { fairOrder, trackedPlayers, TRACK_KIND, type FollowSettings } from './plan.ts';
 import {
   PLAYERS_SOURCE,
   TRACK_CLAN_EVENT,
@@ -28,7 +29,10 @@ const MAX_MATCHES_PER_REFRESH = 10;
 export interface PlayersFeedDeps extends SourceDeps {
   /** False without the developer API key: nothing to read then. */
   readonly enabled: boolean;
-  /** What the background may count on per minute (`backgroundCapacity`). */
+  /**
+   * What the background may count on per minute (`followCapacity`): the players feed and the price alerts
+   * plan from it together (`backgroundPlan`).
+   */
   readonly capacityPerMinute: number;
   readonly settings: FollowSettings;
   /** Told each profile refreshed in the background (roles follow it). */
@@ -50,8 +54,10 @@ function compareIds(a: string, b: string): number {
  * budget leaves. Linked players are refreshed at least every `linkedHours` (their snapshots, and the roles
  * that follow them); tracked players every `trackMinutes`, and what changed since the last look becomes
  * events: ranked matches finished (one `playerMatches` request, only when the season profile says matches
- * were played), a level up, a clan change. When everything followed wants more than the budget leaves,
- * every interval stretches by the same factor (`planIntervals`), which `/track list` shows.
+ * were played), a level up, a clan change. The intervals come from the background's one plan
+ * (`backgroundPlan`, shared with the price alerts): each server's tracked players have a share of their
+ * own, so a server that tracks many stretches alone, and linked players have a guaranteed part; `/track
+ * list` shows the same plan.
  *
  * The first look at a player stores what it saw and announces nothing: tracking starts from now.
  */
@@ -73,10 +79,12 @@ export class PlayersFeed implements Source {
     return this.#deps.enabled;
   }
 
-  /** The intervals kept now: tracked players', linked players'. */
-  async intervals(trackedCount: number): Promise<{ trackedMs: number; linkedMs: number }> {
-    const total = await this.#followed.count();
-    return planFollowIntervals(this.#deps.settings, this.#deps.capacityPerMinute, trackedCount, total);
+  /** The background's plan for these (active) subscriptions, as the price alerts see it too. */
+  plan(subscriptions: readonly Subscription[]): Promise<BackgroundPlan> {
+    return backgroundPlan(this.#deps.db, subscriptions, {
+      settings: this.#deps.settings,
+      capacityPerMinute: this.#deps.capacityPerMinute,
+    });
   }
 
   async poll(run: SourceRun): Promise<void> {
@@ -91,11 +99,16 @@ export class PlayersFeed implements Source {
       for (const [key] of fresh) this.#known.add(key);
     }
     const now = clock.now();
-    const { trackedMs, linkedMs } = await this.intervals(tracked.size);
+    const plan = await this.plan(run.subscriptions);
+    const target = this.#deps.settings.trackMinutes * 60_000;
+    const linkedMs = plan.linkedMs;
     const tasks: Task[] = [];
     for (const player of await this.#followed.many([...tracked.keys()])) {
+      const owners = [...(tracked.get(player.key)?.owners ?? [])];
+      // Refreshed as often as the least stretched of the servers tracking it wants (each counted it whole).
+      const trackedMs = Math.min(...owners.map((owner) => trackedIntervalOf(plan, owner, target)));
       if (player.refreshedAt !== undefined && player.refreshedAt > now - trackedMs) continue;
-      tasks.push({ player, owners: [...(tracked.get(player.key)?.owners ?? [])], tracked: true });
+      tasks.push({ player, owners, tracked: true });
     }
     for (const player of await this.#followed.due(now - linkedMs, MAX_PER_POLL)) {
       if (tracked.has(player.key)) continue;

@@ -1,6 +1,5 @@
 import type { Subscription } from '../announcements/model.ts';
 import { nameKey } from '../history/snapshots.ts';
-import { planIntervals } from '../schedule/scheduler.ts';
 import type { FollowedPlayer } from '../history/followed.ts';
 
 /** The subscription kind whose subscriptions name the tracked players (`kinds/track.ts`). */
@@ -75,22 +74,4 @@ export function fairOrder(tasks: readonly Task[]): Task[] {
     if (!progressed) break;
   }
   return ordered;
-}
-
-/** The intervals the budget can keep for `tracked` tracked players among `total` followed ones. */
-export function planFollowIntervals(
-  settings: FollowSettings,
-  capacityPerMinute: number,
-  tracked: number,
-  total: number,
-): { trackedMs: number; linkedMs: number } {
-  const [trackedMs = 0, linkedMs = 0] = planIntervals(
-    [
-      { count: tracked, targetMs: settings.trackMinutes * 60_000 },
-      { count: Math.max(0, total - tracked), targetMs: settings.linkedHours * 3_600_000 },
-    ],
-    capacityPerMinute,
-    REQUESTS_PER_REFRESH,
-  );
-  return { trackedMs, linkedMs };
 }

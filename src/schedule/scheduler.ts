@@ -110,24 +110,3 @@ export function backgroundCapacity(parts: {
   const perMinute = ((parts.limit - parts.reserve) * 60_000) / parts.windowMs;
   return Math.max(1, perMinute - parts.feedsPerMinute);
 }
-
-export interface Demand {
-  /** How many are followed, and how often each wants a refresh at most. */
-  readonly count: number;
-  readonly targetMs: number;
-}
-
-/**
- * The refresh intervals the budget can keep: each group's target, all stretched by the same factor when
- * together they want more requests a minute than `capacityPerMinute` (`requestsPerRefresh` each).
- */
-export function planIntervals(
-  demands: readonly Demand[],
-  capacityPerMinute: number,
-  requestsPerRefresh = 1,
-): number[] {
-  const perMinute =
-    requestsPerRefresh * demands.reduce((sum, d) => sum + (d.count * 60_000) / Math.max(1, d.targetMs), 0);
-  const stretch = Math.max(1, perMinute / Math.max(1e-9, capacityPerMinute));
-  return demands.map((d) => Math.ceil(d.targetMs * stretch));
-}

@@ -1,8 +1,13 @@
 import type { TierClient } from '../api/client.ts';
-import { NotFoundError, LocalRefusalError } from '../api/errors.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Suggestion } from '../names/index.ts';
 import { fold, rankNames } from './fuzzy.ts';
+import { SearchShares, type SearchAsker, type SearchWindow } from './shares.ts';
+import { tierLookup, type SearchKind, type SearchLookup } from './lookup.ts';
+
+export { tierLookup, type SearchKind, type SearchLookup } from './lookup.ts';
+
+export type { SearchAsker, SearchWindow } from './shares.ts';
 
 /**
  * Name search that forgives: autocomplete and "did you mean" for player and clan names, from the names the
@@ -20,11 +25,10 @@ import { fold, rankNames } from './fuzzy.ts';
  * - Within the budget: at most `budget.limit` upstream searches per `budget.windowMs` and `maxInFlight` at
  *   once for this process, sent with `background` priority so they never take the room the shared limits
  *   keep for commands. With no room now, the answer is the names seen: autocomplete never queues.
+ * - Shared by owner: one user may start at most `perUser.limit` of those searches per window, and one
+ *   server `perServer.limit`, so one user's burst (or one server's) leaves room for everyone else; a
+ *   search refused for its owner's share is answered from the names seen, as over the budget.
  */
-export type SearchKind = 'player' | 'clan';
-
-/** Asks upstream for names matching `query`; [] when there are none. */
-export type SearchLookup = (kind: SearchKind, query: string) => Promise<readonly string[]>;
 
 export interface NameSource {
   list(kind: SearchKind): Iterable<string>;
@@ -43,7 +47,11 @@ export interface NameSearchOptions {
   /** Queries kept in the cache. Default 500. */
   readonly cacheSize?: number;
   /** Upstream searches allowed per window. Default 30 a minute. */
-  readonly budget?: { readonly limit: number; readonly windowMs: number };
+  readonly budget?: SearchWindow;
+  /** Upstream searches one user may start per window. Default 10 a minute (a third of the budget). */
+  readonly perUser?: SearchWindow;
+  /** Upstream searches one server's users may start per window. Default 20 a minute (two thirds). */
+  readonly perServer?: SearchWindow;
   /** Upstream searches at once. Default 2. */
   readonly maxInFlight?: number;
   /** Hits in a full page of the search endpoint: an answer with fewer is complete. Default 25. */
@@ -67,6 +75,8 @@ export interface SearchStats {
   cacheHits: number;
   /** Queries not sent because the budget had no room. */
   overBudget: number;
+  /** Of those, queries not sent because their user's or server's share had no room. */
+  overShare: number;
   /** Queries whose wait a newer keystroke cancelled. */
   superseded: number;
   /** Autocomplete asks sent upstream whose answer came too late for them (answered from the names known). */
@@ -84,7 +94,8 @@ export class NameSearch {
   readonly #answerWithinMs: number;
   readonly #ttlMs: number;
   readonly #cacheSize: number;
-  readonly #budget: { readonly limit: number; readonly windowMs: number };
+  readonly #budget: SearchWindow;
+  readonly #shares: SearchShares;
   readonly #maxInFlight: number;
   readonly #pageSize: number;
   readonly #minQuery: number;
@@ -100,6 +111,7 @@ export class NameSearch {
     upstream: 0,
     cacheHits: 0,
     overBudget: 0,
+    overShare: 0,
     superseded: 0,
     answeredFromKnown: 0,
   };
@@ -113,6 +125,10 @@ export class NameSearch {
     this.#ttlMs = options.cacheTtlMs ?? 5 * 60_000;
     this.#cacheSize = Math.max(1, options.cacheSize ?? 500);
     this.#budget = options.budget ?? { limit: 30, windowMs: 60_000 };
+    this.#shares = new SearchShares(
+      options.perUser ?? { limit: 10, windowMs: 60_000 },
+      options.perServer ?? { limit: 20, windowMs: 60_000 },
+    );
     this.#maxInFlight = Math.max(1, options.maxInFlight ?? 2);
     this.#pageSize = options.pageSize ?? 25;
     this.#minQuery = Math.max(1, options.minQuery ?? 2);
@@ -121,23 +137,36 @@ export class NameSearch {
 
   /**
    * Autocomplete choices for `typed`, from the names seen and the cached search answers, best first.
-   * `who` keys the debounce (the user id): one user's keystrokes replace each other, not other users'.
+   * `who` (the user id, or the user and the server) keys the debounce, so one user's keystrokes replace
+   * each other and not other users', and says whose share of the budget a search takes.
    */
-  async suggest(kind: SearchKind, typed: string, who: string, limit = MAX_CHOICES): Promise<Suggestion[]> {
+  async suggest(
+    kind: SearchKind,
+    typed: string,
+    who: string | SearchAsker,
+    limit = MAX_CHOICES,
+  ): Promise<Suggestion[]> {
     const query = queryOf(typed);
     const folded = fold(query);
+    const asker = typeof who === 'string' ? { user: who } : who;
     if (folded.length >= this.#minQuery && !this.#known(kind, folded)) {
-      await this.#debounced(kind, query, who);
+      await this.#debounced(kind, query, asker);
     }
     return this.#rank(kind, query, limit).map((name) => ({ name: choiceText(name), value: name }));
   }
 
   /**
    * Up to `limit` names close to `missing` (a name the API did not find), from the names seen and the
-   * search endpoint (asked with the name and with its first three characters, within the budget, waiting
-   * at most `waitMs`); never `missing` itself.
+   * search endpoint (asked with the name and with its first three characters, within the budget and the
+   * asker's share when one is given, waiting at most `waitMs`); never `missing` itself.
    */
-  async didYouMean(kind: SearchKind, missing: string, limit = 3, waitMs = 1_500): Promise<string[]> {
+  async didYouMean(
+    kind: SearchKind,
+    missing: string,
+    limit = 3,
+    waitMs = 1_500,
+    asker?: SearchAsker,
+  ): Promise<string[]> {
     const query = queryOf(missing);
     const folded = fold(query);
     if (folded === '') return [];
@@ -150,7 +179,7 @@ export class NameSearch {
         : [];
     const asks = queries
       .filter((q) => !this.#known(kind, fold(q)))
-      .map((q) => this.#ask(kind, q))
+      .map((q) => this.#ask(kind, q, asker))
       .filter((ask) => ask !== undefined);
     if (asks.length > 0) await this.#within(waitMs, Promise.all(asks));
     // Every fresh answer cached for this kind (bounded: cacheSize × pageSize): for clans, the names the
@@ -195,8 +224,8 @@ export class NameSearch {
    * Waits until the query has stayed the same for the debounce, then asks upstream and waits for that,
    * all within the answer bound (counting in `stats` how it went).
    */
-  async #debounced(kind: SearchKind, query: string, who: string): Promise<void> {
-    const key = `${kind}:${who}`;
+  async #debounced(kind: SearchKind, query: string, asker: SearchAsker): Promise<void> {
+    const key = `${kind}:${asker.user}`;
     this.#waiting.get(key)?.abort();
     const controller = new AbortController();
     this.#waiting.set(key, controller);
@@ -208,7 +237,7 @@ export class NameSearch {
         this.stats.superseded += 1;
         return;
       }
-      const asked = this.#ask(kind, query);
+      const asked = this.#ask(kind, query, asker);
       if (asked === undefined) return;
       const left = this.#answerWithinMs - (this.#clock.now() - started);
       if (!(await this.#within(left, asked))) this.stats.answeredFromKnown += 1;
@@ -221,12 +250,12 @@ export class NameSearch {
    * One upstream search for the query (shared by concurrent asks), if the budget has room now; undefined
    * when there is no room (or the answer is cached after all): nothing to wait for.
    */
-  #ask(kind: SearchKind, query: string): Promise<void> | undefined {
+  #ask(kind: SearchKind, query: string, asker?: SearchAsker): Promise<void> | undefined {
     const key = `${kind}:${fold(query)}`;
     const running = this.#inFlight.get(key);
     if (running) return running;
     if (this.#cached(kind, fold(query), false)) return undefined;
-    if (!this.#take()) {
+    if (!this.#take(asker)) {
       this.stats.overBudget += 1;
       return undefined;
     }
@@ -246,11 +275,17 @@ export class NameSearch {
     return request;
   }
 
-  #take(): boolean {
+  /** Takes a slot of the budget, and of the asker's and its server's shares, if all have room now. */
+  #take(asker?: SearchAsker): boolean {
     const now = this.#clock.now();
     this.#sent = this.#sent.filter((at) => at > now - this.#budget.windowMs);
     if (this.#sent.length >= this.#budget.limit || this.#inFlight.size >= this.#maxInFlight) return false;
+    if (!this.#shares.room(asker, now)) {
+      this.stats.overShare += 1;
+      return false;
+    }
     this.#sent.push(now);
+    this.#shares.take(asker, now);
     return true;
   }
 
@@ -313,25 +348,6 @@ function queryOf(typed: string): string {
 function choiceText(name: string): string {
   const chars = [...name];
   return chars.length > 100 ? chars.slice(0, 99).join('') + '…' : name;
-}
-
-/** The lookups through the tier client: `/players/search`, and for clans the exact `/clans/by-name/{name}`. */
-export function tierLookup(api: Pick<TierClient, 'call'>, deadlineMs = 5_000): SearchLookup {
-  const options = { priority: 'background', deadlineMs } as const;
-  return async (kind, query) => {
-    try {
-      if (kind === 'player') {
-        const found = await api.call('playerSearch', { query }, options);
-        return found.players.map((hit) => hit.player_name);
-      }
-      // The spec documents no clan search: the exact lookup by name tells whether this very name exists.
-      const clan = await api.call('clanByName', { clanName: query }, options);
-      return [clan.name];
-    } catch (error) {
-      if (error instanceof NotFoundError || error instanceof LocalRefusalError) return [];
-      throw error;
-    }
-  };
 }
 
 export interface SearchServices {

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../api/errors.ts';
 import type { Loader } from '../discord/command.ts';
 import { NameNotFoundError, type NameChoice } from '../render/suggest.ts';
-import { nameSearchOf, type SearchServices } from './index.ts';
+import { nameSearchOf, type SearchAsker, type SearchServices } from './index.ts';
 
 /**
  * The command half of "did you mean": a context whose `load` turns the API's 404 for a player into a reply
@@ -20,7 +20,12 @@ const PLAYER_ROUTES: ReadonlySet<string> = new Set([
   'playerPosts',
 ]);
 
-export function suggestPlayersOnNotFound<C extends Loader & { readonly services: SearchServices }>(
+/** The interaction's user and server, when the context has one (whose share of the search budget it is). */
+interface Asking {
+  readonly interaction?: { readonly user: { readonly id: string }; readonly guildId: string | null };
+}
+
+export function suggestPlayersOnNotFound<C extends Loader & { readonly services: SearchServices } & Asking>(
   ctx: C,
   idFor: (name: string) => string | undefined,
 ): C {
@@ -31,7 +36,8 @@ export function suggestPlayersOnNotFound<C extends Loader & { readonly services:
       const searched =
         error instanceof NotFoundError && PLAYER_ROUTES.has(route) ? nameOf(params) : undefined;
       if (searched === undefined) throw error;
-      throw await playerNotFound(ctx.services, searched, idFor);
+      const asker = ctx.interaction && { user: ctx.interaction.user.id, guild: ctx.interaction.guildId };
+      throw await playerNotFound(ctx.services, searched, idFor, asker);
     }
   };
   return { ...ctx, load };
@@ -42,8 +48,9 @@ export async function playerNotFound(
   services: SearchServices,
   searched: string,
   idFor: (name: string) => string | undefined,
+  asker?: SearchAsker,
 ): Promise<NameNotFoundError> {
-  const close = await nameSearchOf(services).didYouMean('player', searched);
+  const close = await nameSearchOf(services).didYouMean('player', searched, 3, 1_500, asker);
   const choices: NameChoice[] = close.map((name) => ({ name, customId: idFor(name) }));
   return new NameNotFoundError('common:notFound.player', searched, choices);
 }

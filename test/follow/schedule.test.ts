@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BackgroundScheduler, backgroundCapacity, planIntervals } from '../../src/schedule/scheduler.ts';
-import { fairOrder, planFollowIntervals } from '../../src/follow/feed.ts';
+import { BackgroundScheduler, backgroundCapacity } from '../../src/schedule/scheduler.ts';
+import { fairOrder } from '../../src/follow/feed.ts';
 import type { FollowedPlayer } from '../../src/history/followed.ts';
 
 function player(key: string, refreshedAt?: number): FollowedPlayer {
@@ -84,24 +84,9 @@ describe('fair order of refreshes', () => {
   });
 });
 
-describe('interval planning', () => {
-  it('keeps the targets while the budget suffices, and stretches every interval evenly when it does not', () => {
-    const capacity = backgroundCapacity({ limit: 60, reserve: 10, windowMs: 60_000, feedsPerMinute: 8 });
-    expect(capacity).toBe(42);
-    // 100 players every 5 minutes: 20 a minute, within 42.
-    expect(planIntervals([{ count: 100, targetMs: 300_000 }], capacity)).toEqual([300_000]);
-    // 1,000 every 5 minutes plus 2,000 daily: 200 + 1.39 a minute, 4.8 times what is left.
-    const [tracked = 0, linked = 0] = planIntervals(
-      [
-        { count: 1_000, targetMs: 300_000 },
-        { count: 2_000, targetMs: 86_400_000 },
-      ],
-      capacity,
-    );
-    expect(tracked / 300_000).toBeCloseTo(linked / 86_400_000, 3);
-    expect(tracked).toBeGreaterThan(1_000 * (60_000 / capacity) - 1);
-    // The feed counts 1.5 requests a refresh (the matches page when a player played): 1.5 times longer.
-    const planned = planFollowIntervals({ trackMinutes: 5, linkedHours: 24 }, capacity, 1_000, 3_000);
-    expect(planned.trackedMs / tracked).toBeCloseTo(1.5, 3);
+describe('background capacity', () => {
+  it("is the key's window less the commands' reserve and the fixed-rate feeds", () => {
+    expect(backgroundCapacity({ limit: 60, reserve: 10, windowMs: 60_000, feedsPerMinute: 8 })).toBe(42);
+    expect(backgroundCapacity({ limit: 60, reserve: 10, windowMs: 60_000, feedsPerMinute: 80 })).toBe(1);
   });
 });

@@ -14,6 +14,8 @@ import {
   routeCommands,
 } from '../announcements/support.ts';
 import { command as trackCommand } from '../../commands/track.ts';
+import { AlertRepository } from '../../src/alerts/store.ts';
+import { backgroundPlan, followCapacity } from '../../src/follow/capacity.ts';
 
 /**
  * `/track` end to end: the stand-in for Discord, the sandbox for the game (whose players play ranked
@@ -157,5 +159,65 @@ describe('/track', () => {
     ).final();
     expect(reply.embeds[0]?.description ?? reply.content).toMatch(/Nothing was found/);
     expect((await world.repos.subscriptions.all()).filter((s) => s.kind === 'track')).toEqual([]);
+  });
+});
+
+describe('/track list', () => {
+  it('shows the interval the background’s one plan gives this server, which alone stretches when it tracks many', async () => {
+    const { world } = fixture;
+    await fixture.start(withPlayers({ commands: true }));
+    const since = world.clock.now() - 60_000;
+    const base = { locale: 'en-US', createdBy: '1', since, state: { status: 'active' as const } };
+    // This server and three others track 50 players each, one more tracks 2; 20 skins are watched.
+    const servers = [world.guildId, '910000000000000001', '910000000000000002', '910000000000000003'];
+    let count = 0;
+    const add = async (guildId: string, player: string) => {
+      await world.repos.subscriptions.create({
+        ...base,
+        createdAt: since + count,
+        guildId,
+        channelId: guildId === world.guildId ? world.channelId : `8${guildId.slice(1)}`,
+        kind: 'track',
+        options: { playerId: 1_000 + count, playerName: player },
+      });
+      count += 1;
+    };
+    for (const [server, guildId] of servers.entries())
+      for (let n = 0; n < 50; n += 1) await add(guildId, `Heavy${server}x${n}`);
+    await add('920000000000000001', 'LightA');
+    await add('920000000000000001', 'LightB');
+    const alerts = new AlertRepository(world.db);
+    for (let skin = 0; skin < 20; skin += 1) {
+      const added = await alerts.add(
+        {
+          guildId: '920000000000000001',
+          userId: `30000000000000${String(skin).padStart(4, '0')}`,
+          channelId: undefined,
+          skinIndex: skin,
+          skinName: `skin ${skin}`,
+          direction: 'below',
+          threshold: 100,
+          locale: 'en-US',
+        },
+        { user: 10, guild: 100 },
+        world.clock.now(),
+      );
+      expect(added.status).toBe('created');
+    }
+
+    const plan = await backgroundPlan(world.db, await world.repos.subscriptions.active('track'), {
+      settings: world.config.follow,
+      capacityPerMinute: followCapacity(world.config),
+    });
+    const mine = plan.trackedMs.get(world.guildId) ?? 0;
+    expect(plan.trackedMs.get('920000000000000001')).toBe(FIVE_MINUTES);
+    expect(mine).toBeGreaterThan(FIVE_MINUTES);
+
+    const list = await invoke(world, 'track', 'list', {}, { memberPermissions: MANAGER }).final();
+    expect(list.embeds[0]?.title).toContain('50');
+    const shown = list.embeds[0]?.fields?.[0]?.value ?? '';
+    expect(shown).toContain(`every ${Math.round(mine / 60_000)} min`);
+    expect(shown).toContain('the aim is 5 min');
+    expect(shown).toContain("this server's share");
   });
 });

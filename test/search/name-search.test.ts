@@ -167,6 +167,50 @@ describe('NameSearch autocomplete', () => {
     expect(up.asked.map((a) => a.query)).toEqual(['aa', 'bb', 'dd']);
   });
 
+  it('keeps room for others: one user’s burst of 35 takes only that user’s share (10 a minute)', async () => {
+    const { clock, up, search } = setup({ maxInFlight: 50 });
+    for (let i = 0; i < 35; i += 1) {
+      track(clock, search.suggest('player', `zz${String(i).padStart(2, '0')}`, 'u1'));
+      await clock.advance(300);
+    }
+    expect(up.asked).toHaveLength(10);
+    expect(search.stats.overShare).toBe(25);
+    // Refused for the share, u1 is answered at once from the names seen, as over the budget.
+    const refused = track(clock, search.suggest('player', 'snip', 'u1'));
+    await clock.advance(300);
+    expect(refused.at).toBe(clock.now());
+    expect(values(refused.value)).toEqual(['Sniper']);
+    expect(up.asked).toHaveLength(10);
+
+    // Another user still gets the game's answer.
+    const other = track(clock, search.suggest('player', 'snow', 'u2'));
+    await clock.advance(300);
+    expect(up.asked.at(-1)).toEqual({ kind: 'player', query: 'snow' });
+    up.answer('snow', ['Snowman']);
+    await clock.advance(0);
+    expect(values(other.value)).toEqual(['Snowman']);
+
+    // A minute on, u1 has a share again.
+    await clock.advance(60_000);
+    track(clock, search.suggest('player', 'camp', 'u1'));
+    await clock.advance(300);
+    expect(up.asked.at(-1)).toEqual({ kind: 'player', query: 'camp' });
+  });
+
+  it('bounds one server’s users together (20 a minute), leaving the rest of the budget to other servers', async () => {
+    const { clock, up, search } = setup({ maxInFlight: 50 });
+    for (const user of ['a', 'b', 'c'])
+      for (let i = 0; i < 10; i += 1) {
+        track(clock, search.suggest('player', `${user}q${i}`, { user, guild: 'g1' }));
+        await clock.advance(300);
+      }
+    expect(up.asked).toHaveLength(20);
+    track(clock, search.suggest('player', 'dq0', { user: 'd', guild: 'g2' }));
+    await clock.advance(300);
+    expect(up.asked).toHaveLength(21);
+    expect(up.asked.at(-1)?.query).toBe('dq0');
+  });
+
   it('sends at most maxInFlight at once and shares one request between users asking the same', async () => {
     const { clock, up, search } = setup({ maxInFlight: 1 });
     const a = track(clock, search.suggest('player', 'snip', 'u1'));
