@@ -33,7 +33,8 @@ async function previousRelease(dialect: Dialect, schema?: string): Promise<Old> 
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
   const { error } = await migrator.migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+  if (error !== undefined)
+    throw error instanceof Error ? error : new Error('a migration failed', { cause: error });
   return db;
 }
 
