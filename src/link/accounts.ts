@@ -1,4 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+import { sql } from 'kysely';
 import type { Services } from '../services.ts';
 import { UserError } from '../core/user-error.ts';
 import { statementChunks, type Database } from '../db/index.ts';
@@ -32,7 +33,10 @@ export interface LinkSaved {
  */
 export const STALE_AFTER_MS = 30 * DAY_MS;
 
-/** Tries of a verification that met a concurrent one of the same player (each try moves the link). */
+/** The first key of the PostgreSQL advisory locks that order verifications of one player. */
+const LOCK_SPACE = 0x6b_66_00_01;
+
+/** Tries of a verification that met a concurrent write of the same player (each try moves the link). */
 const SAVE_TRIES = 3;
 
 /**
@@ -91,6 +95,12 @@ export class AccountLinks {
     for (let attempt = 1; ; attempt += 1) {
       try {
         movedFrom = await this.#k.transaction().execute(async (tx) => {
+          // PostgreSQL: verifications of one player wait for each other (SQLite runs one transaction at a
+          // time anyway); the unique index stays the guarantee, this only spares them failing against it.
+          if (link.playerId !== undefined && this.#services.db.kind === 'postgres')
+            await sql`select pg_advisory_xact_lock(${LOCK_SPACE}, ${link.playerId % 2_147_483_647})`.execute(
+              tx,
+            );
           // Without an id (a link of release 0.1 moved in) there is nothing to tell one account by.
           const moved =
             link.playerId === undefined
