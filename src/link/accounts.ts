@@ -75,8 +75,9 @@ export class AccountLinks {
   /**
    * Saves a verified link (a fresh one: not suspended, not missing); the linked player joins the
    * background's refresh schedule. Any other user's link to the same player (by id, or by name where the
-   * id is not known) is removed, in the same transaction; two verifications at once still leave one link
-   * (the unique index refuses the second insert, which then tries again and moves the link).
+   * id is not known) is removed, in the same transaction. Two verifications at once still leave one link:
+   * they take turns (SQLite's one transaction at a time, a lock per player on PostgreSQL), and a write the
+   * unique index still refuses (a refresh learning the id meanwhile) tries again, moving the link.
    */
   async set(userId: string, link: AccountLink): Promise<void> {
     await this.save(userId, link);
