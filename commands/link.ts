@@ -7,14 +7,21 @@ import { accountLinks } from '../src/link/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { linkVerifications, MAX_CHECKS_PER_CODE, postsCarryCode } from '../src/link/verification.ts';
 import { text, timestamp } from '../src/render/common.ts';
-import { renderLinkNotFound, renderLinkStarted, renderLinkVerified } from '../src/render/link.ts';
+import {
+  renderLinkNotFound,
+  renderLinkStarted,
+  renderLinkStatus,
+  renderLinkVerified,
+} from '../src/render/link.ts';
+import { statsOf } from '../src/history/stats.ts';
 import { syncAfterLinkChange } from '../src/roles/follow-account.ts';
 import { nameSearchOf } from '../src/search/index.ts';
 
 /**
  * `/link name` hands out a one-time code to post on the game profile; `/link verify` looks for it in
- * the player's latest posts and, when found, links the Discord user to that player: the name every
- * player command then uses by default (`resolvePlayerName`).
+ * the player's latest posts and, when found, links the Discord user to that player (its id): the name every
+ * player command then uses by default (`resolvePlayerName`). One account links one user: verifying an
+ * account linked to someone else moves the link. `/link status` shows the link and whether it gives roles.
  */
 async function start(ctx: CommandContext<SubArgs<typeof data, 'name'>>): Promise<void> {
   const requested = ctx.args.player.trim();
@@ -66,11 +73,58 @@ async function verify(ctx: CommandContext): Promise<void> {
     await ctx.send(renderLinkNotFound(ctx.t, pending, slot.checksLeft));
     return;
   }
-  await accountLinks(ctx.services).set(userId, { playerName: pending.playerName, linkedAt: ctx.now });
+  // The account is what the link names (its id: names change hands), read now, under the name whose posts
+  // carry the code.
+  let profile;
+  try {
+    profile = await ctx.services.api.call(
+      'player',
+      { playerName: pending.playerName },
+      { fresh: true, priority: 'interactive' },
+    );
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw new UserError('link:errors.noPlayer', { name: text(pending.playerName, 64) });
+    }
+    throw error;
+  }
+  const saved = await accountLinks(ctx.services).save(userId, {
+    playerName: profile.player_name,
+    playerId: profile.player_id,
+    linkedAt: ctx.now,
+  });
   await verifications.finish(userId);
-  ctx.services.log.info({ userId }, 'account linked');
-  await syncAfterLinkChange(ctx.services, ctx.interaction.client.rest, userId, ctx.interaction.guildId);
-  await ctx.send(renderLinkVerified(ctx.t, pending.playerName));
+  ctx.services.log.info({ userId, moved: saved.movedFrom.length }, 'account linked');
+  const rest = ctx.interaction.client.rest;
+  // The newest proof of ownership wins: whoever held the account before loses the link, and its roles.
+  for (const previous of saved.movedFrom) {
+    ctx.services.log.info({ userId: previous, to: userId }, 'account link moved to another user');
+    await syncAfterLinkChange(ctx.services, rest, previous, null);
+  }
+  await syncAfterLinkChange(ctx.services, rest, userId, ctx.interaction.guildId, {
+    playerName: profile.player_name,
+    playerId: profile.player_id,
+    stats: statsOf(profile),
+  });
+  await ctx.send(renderLinkVerified(ctx.t, profile.player_name, saved.movedFrom.length > 0));
+}
+
+/** `/link status`: the link, whether it still gives roles, and a verification under way. */
+async function status(ctx: CommandContext): Promise<void> {
+  const userId = ctx.interaction.user.id;
+  const link = await accountLinks(ctx.services).get(userId);
+  const pending = await linkVerifications(ctx.services).current(userId, ctx.now);
+  await ctx.send(
+    renderLinkStatus(ctx.t, {
+      link: link && {
+        playerName: link.playerName,
+        linkedAt: link.linkedAt,
+        state:
+          link.suspendedAt !== undefined ? 'suspended' : link.missingAt !== undefined ? 'missing' : 'active',
+      },
+      pending,
+    }),
+  );
 }
 
 const data = {
@@ -82,6 +136,7 @@ const data = {
       options: [playerOption],
     },
     { type: ApplicationCommandOptionType.Subcommand, name: 'verify' },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'status' },
   ],
 } as const satisfies CommandSpec;
 
@@ -95,6 +150,8 @@ export const command: Command<typeof data> = {
         return start({ ...ctx, args });
       case 'verify':
         return verify(ctx);
+      case 'status':
+        return status(ctx);
       default:
         throw new UserError('common:errors.unknownCommand');
     }

@@ -92,6 +92,12 @@ export interface AccountLinksTable {
   readonly user_id: string;
   readonly player_name: string;
   readonly linked_at: number;
+  /** The player verified (unique: one account, one user); null for links made before ids were kept. */
+  readonly player_id: number | null;
+  /** Set when a refresh found a different player under the linked name: no roles until verified again. */
+  readonly suspended_at: number | null;
+  /** Set when no player had the name at the last refresh: the link gives no roles by numbers. */
+  readonly missing_at: number | null;
 }
 
 export interface KpdKeysTable {

@@ -35,8 +35,15 @@ export interface PlayersFeedDeps extends SourceDeps {
    */
   readonly capacityPerMinute: number;
   readonly settings: FollowSettings;
-  /** Told each profile refreshed in the background (roles follow it). */
-  readonly onRefreshed?: ((profile: PlayerProfile) => Promise<void>) | undefined;
+  /** Told each profile refreshed in the background (roles follow it), and each name no longer found. */
+  readonly onRefreshed?: RefreshHook | undefined;
+}
+
+/** What the feed tells of each refresh: the profile read under `requestedName` (the followed name). */
+export interface RefreshHook {
+  (profile: PlayerProfile, requestedName?: string): Promise<void>;
+  /** No player has the followed name any more (renamed, or gone). */
+  readonly missing?: (playerName: string) => Promise<void>;
 }
 
 function matchTime(match: PlayerMatch, now: number): number | undefined {
@@ -167,15 +174,19 @@ export class PlayersFeed implements Source {
         { priority: 'background', fresh: true, signal: run.signal, deadlineMs: 30_000 },
       );
     } catch (error) {
-      // A name that no longer exists is looked at again after an interval, not at every poll.
-      if (error instanceof NotFoundError) await this.#followed.refreshed(player, clock.now());
+      // A name that no longer exists is looked at again after an interval, not at every poll; the links
+      // to it learn where their player went (a rename), or that it is gone.
+      if (error instanceof NotFoundError) {
+        await this.#followed.refreshed(player, clock.now());
+        await this.#deps.onRefreshed?.missing?.(player.playerName);
+      }
       throw error;
     }
     const stats = statsOf(profile);
     const base = { playerId: profile.player_id, playerName: profile.player_name };
     if (!task.tracked) {
       await this.#followed.refreshed(player, clock.now(), base);
-      await this.#deps.onRefreshed?.(profile);
+      await this.#deps.onRefreshed?.(profile, player.playerName);
       return 0;
     }
     const events = player.seen ? await this.#changes(player, player.seen, stats, profile, run) : [];
@@ -192,7 +203,7 @@ export class PlayersFeed implements Source {
       seen: stats,
       ...(lastMatch === undefined ? {} : { lastMatchId: lastMatch }),
     });
-    await this.#deps.onRefreshed?.(profile);
+    await this.#deps.onRefreshed?.(profile, player.playerName);
     return stored;
   }
 
@@ -358,7 +369,7 @@ export class PlayersFeed implements Source {
  */
 export function playersSource(
   config: Pick<Config, 'follow' | 'game' | 'events'>,
-  onRefreshed?: (profile: PlayerProfile) => Promise<void>,
+  onRefreshed?: RefreshHook,
 ): SourceFactory {
   const capacityPerMinute = followCapacity(config);
   return (deps) =>

@@ -28,14 +28,58 @@ export function renderLinkStarted(t: Translator, pending: PendingLinkView, maxCh
   };
 }
 
-export function renderLinkVerified(t: Translator, playerName: string): ReplyPayload {
+/** `moved`: the account was linked to another Discord account, whose link is now this one. */
+export function renderLinkVerified(t: Translator, playerName: string, moved = false): ReplyPayload {
+  const linked = t.t('link:verified.description', { name: text(playerName, 100) });
   return {
     ephemeral: true,
     embeds: [
       fit({
         color: Colors.success,
         title: t.t('link:verified.title'),
-        description: t.t('link:verified.description', { name: text(playerName, 100) }),
+        description: moved ? `${t.t('link:verified.moved')}\n\n${linked}` : linked,
+      }),
+    ],
+  };
+}
+
+/** A link as `/link status` shows it: `suspended` gives no roles, `missing` none by numbers. */
+export interface LinkStatusView {
+  readonly link:
+    | {
+        readonly playerName: string;
+        readonly linkedAt: number;
+        readonly state: 'active' | 'suspended' | 'missing';
+      }
+    | undefined;
+  readonly pending: PendingLinkView | undefined;
+}
+
+export function renderLinkStatus(t: Translator, view: LinkStatusView): ReplyPayload {
+  const { link, pending } = view;
+  const lines: string[] = [];
+  if (link === undefined) lines.push(t.t('link:status.none'));
+  else {
+    const name = text(link.playerName, 100);
+    lines.push(t.t('link:status.linked', { name, since: timestamp(link.linkedAt, 'R') }));
+    if (link.state === 'suspended') lines.push(t.t('link:status.suspended', { name }));
+    if (link.state === 'missing') lines.push(t.t('link:status.missing', { name }));
+  }
+  if (pending !== undefined)
+    lines.push(
+      t.t('link:status.pending', {
+        name: text(pending.playerName, 100),
+        expires: timestamp(pending.expiresAt, 'R'),
+      }),
+    );
+  return {
+    ephemeral: true,
+    embeds: [
+      fit({
+        color:
+          link === undefined ? Colors.neutral : link.state === 'active' ? Colors.success : Colors.warning,
+        title: t.t('link:status.title'),
+        description: lines.join('\n\n'),
       }),
     ],
   };

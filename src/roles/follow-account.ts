@@ -1,9 +1,15 @@
 import type { REST } from 'discord.js';
 import type { Services } from '../services.ts';
 import type { PlayerProfile } from '../api/schemas/index.ts';
+import type { RefreshHook } from '../follow/feed.ts';
 import { GuildMembers } from '../history/members.ts';
 import { statsOf } from '../history/stats.ts';
+import type { FreshNumbers } from '../link/accounts.ts';
+import { linksAfterMissing, linksAfterRefresh } from '../link/refresh.ts';
 import { RoleSyncer } from './sync.ts';
+
+/** The most users one refresh brings in line (one per id, more only for names linked before ids). */
+const MAX_USERS_PER_REFRESH = 100;
 
 /**
  * After `/link verify` or `/unlink`: the user's roles follow at once, in every server where the bot has
@@ -15,11 +21,12 @@ export async function syncAfterLinkChange(
   rest: REST,
   userId: string,
   guildId: string | null,
+  fresh?: FreshNumbers,
 ): Promise<void> {
   try {
     if (guildId !== null) await new GuildMembers(services.db).seen(guildId, userId, services.clock.now());
     const syncer = new RoleSyncer({ db: services.db, rest, clock: services.clock, log: services.log });
-    const changes = await syncer.syncUser(userId);
+    const changes = await syncer.syncUser(userId, fresh);
     if (changes > 0) services.log.info({ userId, changes }, 'roles follow a link change');
   } catch (error) {
     services.log.warn({ err: error, userId }, 'could not sync roles after a link change');
@@ -27,19 +34,42 @@ export async function syncAfterLinkChange(
 }
 
 /**
- * What the players feed calls after each background refresh of a player: the roles of the users linked
- * to it follow the numbers just read (no request of their own).
+ * What the players feed calls after each background refresh of a player: the links learn what the
+ * refresh found (the same player, another one under the name, a rename, a player gone: `link/refresh.ts`)
+ * and the roles of their users follow the numbers just read (no request of their own, but the one that
+ * asks the game the current name of a linked player whose name it no longer finds).
  */
 export function rolesFollowRefresh(
-  services: Pick<Services, 'db' | 'clock' | 'log'>,
+  services: Pick<Services, 'db' | 'clock' | 'log' | 'api'>,
   rest: REST,
-): (profile: PlayerProfile) => Promise<void> {
+): RefreshHook {
   const syncer = new RoleSyncer({ db: services.db, rest, clock: services.clock, log: services.log });
-  return async (profile) => {
+  const follow = async (userIds: readonly string[], fresh?: FreshNumbers) => {
+    for (const userId of userIds.slice(0, MAX_USERS_PER_REFRESH)) await syncer.syncUser(userId, fresh);
+  };
+  const found = async (profile: PlayerProfile, requestedName?: string) => {
     try {
-      await syncer.syncPlayer(profile.player_name, statsOf(profile));
+      const users = await linksAfterRefresh(
+        services.db,
+        profile,
+        requestedName ?? profile.player_name,
+        services.clock.now(),
+      );
+      await follow(users, {
+        playerName: profile.player_name,
+        playerId: profile.player_id,
+        stats: statsOf(profile),
+      });
     } catch (error) {
       services.log.warn({ err: error }, 'could not sync roles after a refresh');
     }
   };
+  const missing = async (playerName: string) => {
+    try {
+      await follow(await linksAfterMissing(services, playerName, services.clock.now()));
+    } catch (error) {
+      services.log.warn({ err: error }, 'could not sync roles after a player was not found');
+    }
+  };
+  return Object.assign(found, { missing });
 }

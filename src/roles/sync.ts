@@ -1,9 +1,9 @@
 import { DiscordAPIError, Routes, type APIGuildMember, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.ts';
-import { statementChunks, type Database } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
 import { GuildMembers } from '../history/members.ts';
-import { nameKey, SnapshotStore } from '../history/snapshots.ts';
+import { linkedAccounts, type FreshNumbers } from '../link/accounts.ts';
 import type { SnapshotStats } from '../history/stats.ts';
 import { ruleHolds, RoleGrants, RoleRules, type Account, type RoleRule } from './rules.ts';
 
@@ -123,27 +123,9 @@ export class RoleSyncer {
     }
   }
 
-  /** The accounts of these users: their link and the latest numbers of its player. */
-  async #accounts(userIds: readonly string[], fresh?: { playerName: string; stats: SnapshotStats }) {
-    const links = new Map<string, string>();
-    for (const chunk of statementChunks(userIds)) {
-      const rows = await this.#deps.db.kysely
-        .selectFrom('account_links')
-        .select(['user_id', 'player_name'])
-        .where('user_id', 'in', chunk)
-        .execute();
-      for (const row of rows) links.set(row.user_id, row.player_name);
-    }
-    const latest = await new SnapshotStore(this.#deps.db).latestByNames([...links.values()]);
-    const accounts = new Map<string, Account>();
-    for (const [userId, playerName] of links) {
-      const stats =
-        fresh && nameKey(fresh.playerName) === nameKey(playerName)
-          ? fresh.stats
-          : latest.get(nameKey(playerName))?.stats;
-      accounts.set(userId, { playerName, stats });
-    }
-    return accounts;
+  /** The accounts of these users: their link (suspended ones are none) and its player's latest numbers. */
+  #accounts(userIds: readonly string[], fresh?: FreshNumbers) {
+    return linkedAccounts(this.#deps.db, userIds, this.#deps.clock.now(), fresh);
   }
 
   /** The member's roles now; undefined when they left the server (forgotten then). */
