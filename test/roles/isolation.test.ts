@@ -65,7 +65,7 @@ describe('role sync, server by server', () => {
       expect(discord.roles(GUILDS[1], USER)).toEqual([]);
       expect(discord.roles(GUILDS[2], USER)).toEqual([roleOf(GUILDS[2])]);
       // The note names the server skipped; nothing of it is on record as given.
-      const notes = lines.filter((line) => line['guildId'] === GUILDS[1] && line['level'] >= 30);
+      const notes = lines.filter((line) => line['guildId'] === GUILDS[1] && Number(line['level']) >= 30);
       expect(notes.length).toBeGreaterThan(0);
       const grants = await db.kysely.selectFrom('role_grants').select(['guild_id', 'state']).execute();
       expect(grants.map((g) => `${g.guild_id} ${g.state}`).sort()).toEqual([
