@@ -1,4 +1,5 @@
 import { startFlood } from './flood.ts';
+import { processKilledMidSyncRow, storeStoppedMidSyncRow } from './roles-scenarios.ts';
 import { inflateArrays, padReplies, poisonTurfDay, renameEverywhere } from './rewrites.ts';
 import type { Scenario, ScenarioContext } from './model.ts';
 import type { Rewrite } from './upstream-proxy.ts';
@@ -128,4 +129,6 @@ export const SCENARIOS: readonly Scenario[] = [
   poisonedTurf,
   discordErrors,
   connectionFlood,
+  storeStoppedMidSyncRow,
+  processKilledMidSyncRow,
 ];
