@@ -3,15 +3,33 @@ import {
   ApplicationIntegrationType,
   InteractionContextType,
   PermissionFlagsBits,
+  type ButtonInteraction,
   type ChatInputCommandInteraction,
   type Guild,
   type Role,
+  type StringSelectMenuInteraction,
 } from 'discord.js';
-import type { AutocompleteChoice, Command, CommandContext, CommandSpec } from '../src/discord/command.ts';
+import type {
+  AutocompleteChoice,
+  Command,
+  CommandContext,
+  CommandSpec,
+  ComponentContext,
+} from '../src/discord/command.ts';
+import { defineComponents } from '../src/discord/component-id.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { RANKED_REGIONS } from '../src/history/stats.ts';
 import { text } from '../src/render/common.ts';
-import { renderRoleRules, renderRuleAdded, renderRuleRemoved, renderSync } from '../src/render/roles.ts';
+import {
+  renderDangerousRule,
+  renderRoleRules,
+  renderRuleAdded,
+  renderRuleCancelled,
+  renderRuleRemoved,
+  renderSync,
+} from '../src/render/roles.ts';
+import { dangersOf } from '../src/roles/dangerous.ts';
+import { PENDING_RULE_MS, PendingRules, type PendingRule } from '../src/roles/pending.ts';
 import {
   MAX_RULES_PER_GUILD,
   RoleRules,
@@ -71,8 +89,13 @@ const data = {
   ],
 } as const satisfies CommandSpec;
 
+/** A rule naming a dangerous role waits for its author: Confirm saves it, Cancel drops it. */
+export const ids = defineComponents('roles', { confirm: ['key'], cancel: ['key'] });
+
+type RolesInteraction = ChatInputCommandInteraction | ButtonInteraction | StringSelectMenuInteraction;
+
 /** The server, once the member is known to hold Manage Roles and Manage Server there. */
-function requireRoleManager(interaction: ChatInputCommandInteraction): Guild {
+function requireRoleManager(interaction: RolesInteraction): Guild {
   if (!interaction.inCachedGuild()) throw new UserError('roles:errors.guildOnly');
   const needed = PermissionFlagsBits.ManageRoles | PermissionFlagsBits.ManageGuild;
   if (!interaction.memberPermissions.has(needed)) throw new UserError('roles:errors.permissions');
@@ -84,7 +107,10 @@ function requireRoleManager(interaction: ChatInputCommandInteraction): Guild {
  * give (below its highest role, neither managed nor @everyone) and one the caller could give by hand
  * (below the caller's highest role, unless the caller owns the server).
  */
-async function checkRoles(interaction: ChatInputCommandInteraction<'cached'>, roles: readonly Role[]) {
+async function checkRoles(
+  interaction: ChatInputCommandInteraction<'cached'> | ButtonInteraction<'cached'>,
+  roles: readonly Role[],
+) {
   const guild = interaction.guild;
   const me = await guild.members.fetchMe();
   if (!me.permissions.has(PermissionFlagsBits.ManageRoles)) throw new UserError('roles:errors.botPermission');
@@ -127,6 +153,42 @@ async function paramsOf(
   }
 }
 
+/** Saves the rule and says so (or refuses when the server has its fill of rules). */
+async function saveRule(ctx: CommandContext | ComponentContext, fields: PendingRule) {
+  const rule = await new RoleRules(ctx.services.db).add(fields);
+  if (!rule) throw new UserError('roles:errors.limit', { max: MAX_RULES_PER_GUILD });
+  ctx.services.log.info({ guild: fields.guildId, rule: rule.id, kind: rule.kind }, 'role rule added');
+  return ctx.send({ ...renderRuleAdded(ctx.t, rule), components: [] });
+}
+
+/**
+ * Confirm or Cancel of a rule naming a dangerous role: only its author, still holding the permissions,
+ * within {@link PENDING_RULE_MS}, and with the roles still ones both could give.
+ */
+async function settlePending(ctx: ComponentContext, action: 'confirm' | 'cancel', key: string) {
+  const { interaction } = ctx;
+  if (!interaction.isButton()) throw new UserError('common:errors.unknownComponent');
+  const guild = requireRoleManager(interaction);
+  if (!interaction.inCachedGuild()) throw new UserError('roles:errors.guildOnly');
+  const pending = new PendingRules(ctx.services.store);
+  const rule = await pending.get(key);
+  if (!rule || rule.guildId !== guild.id) throw new UserError('roles:errors.pendingGone');
+  if (rule.createdBy !== interaction.user.id) throw new UserError('roles:errors.notYours');
+  if (action === 'cancel') {
+    await pending.drop(key);
+    return ctx.send(renderRuleCancelled(ctx.t));
+  }
+  await ctx.defer({ ephemeral: true });
+  const roles = await Promise.all(rule.roleIds.map((id) => guild.roles.fetch(id)));
+  if (roles.some((role) => role === null)) throw new UserError('roles:errors.pendingGone');
+  await checkRoles(
+    interaction,
+    roles.flatMap((role) => (role ? [role] : [])),
+  );
+  await pending.drop(key);
+  return saveRule(ctx, rule);
+}
+
 function syncer(ctx: CommandContext): RoleSyncer {
   const { db, clock, log } = ctx.services;
   return new RoleSyncer({ db, rest: ctx.interaction.client.rest, clock, log });
@@ -153,20 +215,29 @@ export const command: Command<typeof data> = {
         await ctx.defer({ ephemeral: true });
         await checkRoles(interaction, unique);
         const params = await paramsOf(ctx, kind, args);
-        const rule = await rules.add({
+        const fields: PendingRule = {
           guildId: guild.id,
           kind,
           params,
           roleIds: unique.map((r) => r.id),
           createdBy: interaction.user.id,
           createdAt: ctx.now,
-        });
-        if (!rule) throw new UserError('roles:errors.limit', { max: MAX_RULES_PER_GUILD });
-        services.log.info({ guild: guild.id, rule: rule.id, kind }, 'role rule added');
-        return ctx.send(renderRuleAdded(ctx.t, rule));
+        };
+        const dangers = dangersOf(unique);
+        if (dangers.size === 0) return saveRule(ctx, fields);
+        // A role with Administrator, Manage Server…: saved only once its author confirms.
+        const key = await new PendingRules(services.store).put(fields);
+        const expiresAt = ctx.now + PENDING_RULE_MS;
+        const buttons = {
+          confirm: ids.encode.confirm({ key }, expiresAt),
+          cancel: ids.encode.cancel({ key }, expiresAt),
+        };
+        return ctx.send(renderDangerousRule(ctx.t, fields, dangers, buttons, expiresAt));
       }
       case 'list':
-        return ctx.send(renderRoleRules(ctx.t, await rules.forGuild(guild.id)));
+        return ctx.send(
+          renderRoleRules(ctx.t, await rules.forGuild(guild.id), dangersOf(guild.roles.cache.values())),
+        );
       case 'remove': {
         const id = args.id.trim().toLowerCase();
         const rule = await rules.get(id);
@@ -187,6 +258,12 @@ export const command: Command<typeof data> = {
       default:
         throw new UserError('common:errors.unknownCommand');
     }
+  },
+
+  async component(ctx) {
+    const id = ids.decode(ctx.id);
+    if (!id) throw new UserError('common:errors.unknownComponent');
+    return settlePending(ctx, id.action, id.args.key);
   },
 
   async autocomplete(ctx): Promise<AutocompleteChoice[]> {

@@ -67,6 +67,8 @@ export interface Scenario {
    * the run fails first, before the stack stops. A fault that returns nothing stays on (bounded faults).
    */
   fault?(ctx: ScenarioContext): Undo | Promise<Undo>;
+  /** A run of its own instead of the timeline (no bot process, no commands): it fills the row. */
+  standalone?(row: Row, shared: Shared, index: number): Promise<void>;
 }
 
 export interface Row {
@@ -82,6 +84,8 @@ export interface Row {
   announcements?: AnnouncementCount;
   delay?: { readonly maxMs: number; readonly exact: boolean };
   peakRssMb?: number;
+  /** Members still holding a role the bot gave once its rule was removed (role sync rows; goal 0). */
+  rolesLeftBehind?: number;
   readonly notes: string[];
   error?: string;
   seconds?: number;

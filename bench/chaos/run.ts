@@ -184,6 +184,11 @@ async function pendingAnnouncements(databaseUrl: string): Promise<number | undef
 export async function runScenario(scenario: Scenario, shared: Shared, index: number): Promise<Row> {
   const row: Row = { name: scenario.name, notes: [] };
   const started = performance.now();
+  if (scenario.standalone) {
+    await scenario.standalone(row, shared, index).catch((error: unknown) => (row.error = message(error)));
+    row.seconds = (performance.now() - started) / 1000;
+    return row;
+  }
   const fault: { undo: Undo } = { undo: undefined };
   const tokens: string[] = [];
   let stack: ChaosStack | undefined;

@@ -1,4 +1,5 @@
 import { startFlood } from './flood.ts';
+import { processKilledMidSyncRow, storeStoppedMidSyncRow } from './roles-scenarios.ts';
 import {
   inflateArrays,
   padReplies,
@@ -162,4 +163,6 @@ export const SCENARIOS: readonly Scenario[] = [
   poisonedPriceHistory,
   discordErrors,
   connectionFlood,
+  storeStoppedMidSyncRow,
+  processKilledMidSyncRow,
 ];

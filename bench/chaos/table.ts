@@ -10,6 +10,7 @@ const HEADERS = [
   'duplicated',
   'max loop delay (ms)',
   'peak RSS (MB)',
+  'roles left behind',
   'notes',
 ] as const;
 
@@ -30,6 +31,7 @@ function cells(row: Row): string[] {
     posts ? String(posts.duplicated) : dash,
     delay ? `${delay.exact ? '' : '≥ '}${Math.round(delay.maxMs)}` : dash,
     row.peakRssMb === undefined || row.peakRssMb === 0 ? dash : String(Math.round(row.peakRssMb)),
+    row.rolesLeftBehind === undefined ? dash : String(row.rolesLeftBehind),
     notes.join('; ') || dash,
   ];
 }

@@ -186,7 +186,14 @@ export interface RoleGrantsTable {
   readonly role_id: string;
   readonly rule_id: string;
   readonly granted_at: number;
+  /**
+   * `adding`: written before the role is given, `granted`: Discord confirmed it, `removing`: written
+   * before it is taken back. Only `granted` rows are settled; the others the next sync settles.
+   */
+  readonly state: GrantState;
 }
+
+export type GrantState = 'adding' | 'granted' | 'removing';
 
 export interface Tables {
   subscriptions: SubscriptionsTable;

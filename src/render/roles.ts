@@ -1,5 +1,6 @@
-import type { APIEmbed } from 'discord.js';
+import { ButtonStyle, ComponentType, type APIEmbed } from 'discord.js';
 import type { Translator } from '../i18n/index.ts';
+import type { DangerousPermission } from '../roles/dangerous.ts';
 import type { RoleRule } from '../roles/rules.ts';
 import type { SyncSummary } from '../roles/sync.ts';
 import { num, regionLabel, text, timestamp, fit } from './common.ts';
@@ -8,12 +9,15 @@ import { Colors, type ReplyPayload } from './payload.ts';
 /** `/roles`: the rules, what adding or removing one did, and what a sync did or would do. */
 const MAX_LINES = 20;
 
-function roles(rule: RoleRule): string {
+/** Each role's dangerous permissions (Administrator, Manage Server…), for the roles that have any. */
+export type RoleDangers = ReadonlyMap<string, readonly DangerousPermission[]>;
+
+function roles(rule: Pick<RoleRule, 'roleIds'>): string {
   return rule.roleIds.map((id) => `<@&${id}>`).join(' ');
 }
 
 /** What a rule checks, in the reader's language. */
-export function describeRule(t: Translator, rule: RoleRule): string {
+export function describeRule(t: Translator, rule: Pick<RoleRule, 'kind' | 'params'>): string {
   switch (rule.kind) {
     case 'verified':
       return t.t('roles:kinds.verified');
@@ -31,14 +35,27 @@ export function describeRule(t: Translator, rule: RoleRule): string {
   }
 }
 
-function ruleLine(t: Translator, rule: RoleRule): string {
-  const line = `\`${rule.id}\` ${describeRule(t, rule)} → ${roles(rule)}`;
+/** The dangerous permissions the rule's roles carry, named in the reader's language; '' for none. */
+function dangerNote(t: Translator, rule: Pick<RoleRule, 'roleIds'>, dangers: RoleDangers): string {
+  const found = new Set(rule.roleIds.flatMap((id) => dangers.get(id) ?? []));
+  if (found.size === 0) return '';
+  const names = [...found].map((name) => t.t(`roles:permissions.${name}`)).join(', ');
+  return ` · ⚠ ${t.t('roles:list.dangerous', { permissions: names })}`;
+}
+
+function ruleLine(t: Translator, rule: RoleRule, dangers: RoleDangers = new Map()): string {
+  const line = `\`${rule.id}\` ${describeRule(t, rule)} → ${roles(rule)}${dangerNote(t, rule, dangers)}`;
   return rule.state.status === 'active'
     ? line
     : `${line} · ⚠️ ${t.t('roles:list.deletedRole', { when: timestamp(rule.state.at, 'R') })}`;
 }
 
-export function renderRoleRules(t: Translator, rules: readonly RoleRule[]): ReplyPayload {
+/** The rules; `dangers` marks those naming a role with a dangerous permission (as Discord has it now). */
+export function renderRoleRules(
+  t: Translator,
+  rules: readonly RoleRule[],
+  dangers: RoleDangers = new Map(),
+): ReplyPayload {
   const embed: APIEmbed = {
     color: Colors.info,
     title: t.t('roles:list.title', { count: rules.length }),
@@ -47,7 +64,7 @@ export function renderRoleRules(t: Translator, rules: readonly RoleRule[]): Repl
         ? t.t('roles:list.none')
         : rules
             .slice(0, 50)
-            .map((rule) => ruleLine(t, rule))
+            .map((rule) => ruleLine(t, rule, dangers))
             .join('\n'),
   };
   return { embeds: [fit(embed)], ephemeral: true };
@@ -56,6 +73,61 @@ export function renderRoleRules(t: Translator, rules: readonly RoleRule[]): Repl
 export function renderRuleAdded(t: Translator, rule: RoleRule): ReplyPayload {
   return {
     embeds: [fit({ color: Colors.success, description: t.t('roles:added', { rule: ruleLine(t, rule) }) })],
+    ephemeral: true,
+  };
+}
+
+/**
+ * A rule naming a dangerous role, not saved yet: what it would give, and the buttons that save it or drop
+ * it (ids made by the command; undefined ids leave the buttons out, and the rule unsaved).
+ */
+export function renderDangerousRule(
+  t: Translator,
+  rule: Pick<RoleRule, 'kind' | 'params' | 'roleIds'>,
+  dangers: RoleDangers,
+  ids: { readonly confirm: string | undefined; readonly cancel: string | undefined },
+  expiresAt: number,
+): ReplyPayload {
+  const line = `${describeRule(t, rule)} → ${roles(rule)}${dangerNote(t, rule, dangers)}`;
+  const embed: APIEmbed = {
+    color: Colors.warning,
+    title: t.t('roles:confirm.title'),
+    description: t.t('roles:confirm.description', { rule: line, until: timestamp(expiresAt, 'R') }),
+  };
+  const { confirm, cancel } = ids;
+  return {
+    embeds: [fit(embed)],
+    components:
+      confirm === undefined || cancel === undefined
+        ? []
+        : [
+            {
+              type: ComponentType.ActionRow,
+              components: [
+                {
+                  type: ComponentType.Button,
+                  style: ButtonStyle.Danger,
+                  custom_id: confirm,
+                  label: t.t('roles:confirm.confirm'),
+                },
+                {
+                  type: ComponentType.Button,
+                  style: ButtonStyle.Secondary,
+                  custom_id: cancel,
+                  label: t.t('roles:confirm.cancel'),
+                },
+              ],
+            },
+          ],
+    ephemeral: true,
+  };
+}
+
+/** The confirmation dropped: nothing saved. */
+export function renderRuleCancelled(t: Translator): ReplyPayload {
+  return {
+    embeds: [{ color: Colors.neutral, description: t.t('roles:confirm.cancelled') }],
+    components: [],
     ephemeral: true,
   };
 }
@@ -94,9 +166,17 @@ export function renderSync(t: Translator, summary: SyncSummary, dryRun: boolean)
       ? [t.t('roles:sync.disabled', { rules: summary.disabledRules.map((id) => `\`${id}\``).join(', ') })]
       : []),
     ...(summary.refused ? [t.t('roles:sync.refused')] : []),
+    ...(summary.unavailable === undefined
+      ? []
+      : [t.t('roles:sync.unavailable', { code: String(summary.unavailable) })]),
   ];
   const embed: APIEmbed = {
-    color: summary.refused ? Colors.warning : dryRun ? Colors.info : Colors.success,
+    color:
+      summary.refused || summary.unavailable !== undefined
+        ? Colors.warning
+        : dryRun
+          ? Colors.info
+          : Colors.success,
     title: t.t(dryRun ? 'roles:sync.previewTitle' : 'roles:sync.title'),
     description: [
       t.t(dryRun ? 'roles:sync.wouldChange' : 'roles:sync.changed', {

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../db/index.ts';
-import type { RoleRulesTable } from '../db/schema.ts';
+import type { GrantState, RoleRulesTable } from '../db/schema.ts';
 import type { SnapshotStats } from '../history/stats.ts';
 
 /**
@@ -191,7 +191,22 @@ export class RoleRules {
   }
 }
 
-/** The `role_grants` table: which roles the bot gave to whom, and by which rule. */
+/** A grant row: the role the bot gave (or is giving, or taking back), to whom, by which rule. */
+export interface Grant {
+  readonly userId: string;
+  readonly roleId: string;
+  readonly ruleId: string;
+  readonly state: GrantState;
+}
+
+/** The most unsettled grants one pass settles (the next pass takes the rest). */
+export const MAX_UNSETTLED = 1_000;
+
+/**
+ * The `role_grants` table: which roles the bot gave to whom, and by which rule. A grant is written as an
+ * intent before Discord is asked (`adding`, `removing`) and settled after, so that whatever the bot gave is
+ * on record even when the store or the process stops between the two.
+ */
 export class RoleGrants {
   readonly #db: Database;
 
@@ -199,13 +214,61 @@ export class RoleGrants {
     this.#db = db;
   }
 
-  async granted(guildId: string, userId: string, roleId: string, ruleId: string, at: number): Promise<void> {
-    const values = { rule_id: ruleId, granted_at: at };
+  #row(guildId: string, userId: string, roleId: string) {
+    return this.#db.kysely
+      .updateTable('role_grants')
+      .where('guild_id', '=', guildId)
+      .where('user_id', '=', userId)
+      .where('role_id', '=', roleId);
+  }
+
+  async #upsert(
+    guildId: string,
+    userId: string,
+    roleId: string,
+    ruleId: string,
+    at: number,
+    state: GrantState,
+  ) {
+    const values = { rule_id: ruleId, granted_at: at, state };
     await this.#db.kysely
       .insertInto('role_grants')
       .values({ guild_id: guildId, user_id: userId, role_id: roleId, ...values })
       .onConflict((c) => c.columns(['guild_id', 'user_id', 'role_id']).doUpdateSet(values))
       .execute();
+  }
+
+  /** Records a confirmed grant at once (a role Discord already shows on the member). */
+  async granted(guildId: string, userId: string, roleId: string, ruleId: string, at: number): Promise<void> {
+    await this.#upsert(guildId, userId, roleId, ruleId, at, 'granted');
+  }
+
+  /** Written before the role is given: from now on the role can be taken back whatever happens next. */
+  async adding(guildId: string, userId: string, roleId: string, ruleId: string, at: number): Promise<void> {
+    await this.#upsert(guildId, userId, roleId, ruleId, at, 'adding');
+  }
+
+  /** Discord gave the role: the intent becomes a grant. */
+  async confirm(guildId: string, userId: string, roleId: string): Promise<void> {
+    await this.#row(guildId, userId, roleId).set({ state: 'granted' }).execute();
+  }
+
+  /** Written before the role is taken back (a member without a grant row has nothing to mark). */
+  async removing(guildId: string, userId: string, roleId: string): Promise<void> {
+    await this.#row(guildId, userId, roleId).set({ state: 'removing' }).execute();
+  }
+
+  /** Discord refused to take the role back: the grant stands as it was. */
+  async keep(guildId: string, userId: string, roleId: string): Promise<void> {
+    await this.#row(guildId, userId, roleId)
+      .where('state', '=', 'removing')
+      .set({ state: 'granted' })
+      .execute();
+  }
+
+  /** The grant now belongs to another rule naming the same role (its own rule was removed). */
+  async reassign(guildId: string, userId: string, roleId: string, ruleId: string): Promise<void> {
+    await this.#row(guildId, userId, roleId).set({ rule_id: ruleId }).execute();
   }
 
   async revoked(guildId: string, userId: string, roleId: string): Promise<void> {
@@ -217,15 +280,34 @@ export class RoleGrants {
       .execute();
   }
 
-  /** The grants a rule made (to take them back when it is removed). */
-  async ofRule(ruleId: string): Promise<Array<{ userId: string; roleId: string }>> {
+  /** Every grant a rule made, settled or not (to take them back when it is removed). */
+  async ofRule(ruleId: string): Promise<Grant[]> {
     const rows = await this.#db.kysely
       .selectFrom('role_grants')
-      .select(['user_id', 'role_id'])
+      .select(['user_id', 'role_id', 'rule_id', 'state'])
       .where('rule_id', '=', ruleId)
       .limit(100_000)
       .execute();
-    return rows.map((row) => ({ userId: row.user_id, roleId: row.role_id }));
+    return rows.map(grantOf);
+  }
+
+  /**
+   * The grants of the guild (or of these members) still to settle: an intent whose Discord call may or may
+   * not have happened, or a grant whose rule is gone (its removal did not finish). At most {@link MAX_UNSETTLED}.
+   */
+  async unsettled(guildId: string, userIds?: readonly string[]): Promise<Grant[]> {
+    let query = this.#db.kysely
+      .selectFrom('role_grants')
+      .leftJoin('role_rules', 'role_rules.id', 'role_grants.rule_id')
+      .select(['role_grants.user_id', 'role_grants.role_id', 'role_grants.rule_id', 'role_grants.state'])
+      .where('role_grants.guild_id', '=', guildId)
+      .where((eb) => eb.or([eb('role_grants.state', '!=', 'granted'), eb('role_rules.id', 'is', null)]));
+    if (userIds !== undefined) {
+      if (userIds.length === 0) return [];
+      query = query.where('role_grants.user_id', 'in', [...userIds].slice(0, 500));
+    }
+    const rows = await query.orderBy('role_grants.user_id').limit(MAX_UNSETTLED).execute();
+    return rows.map(grantOf);
   }
 
   async forgetMember(guildId: string, userId: string): Promise<void> {
@@ -235,4 +317,9 @@ export class RoleGrants {
       .where('user_id', '=', userId)
       .execute();
   }
+}
+
+function grantOf(row: { user_id: string; role_id: string; rule_id: string; state: string }): Grant {
+  const state: GrantState = row.state === 'adding' || row.state === 'removing' ? row.state : 'granted';
+  return { userId: row.user_id, roleId: row.role_id, ruleId: row.rule_id, state };
 }

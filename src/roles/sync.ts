@@ -1,17 +1,23 @@
-import { DiscordAPIError, Routes, type APIGuildMember, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.ts';
 import type { Database } from '../db/index.ts';
 import { GuildMembers } from '../history/members.ts';
 import { linkedAccounts, type FreshNumbers } from '../link/accounts.ts';
 import type { SnapshotStats } from '../history/stats.ts';
+import { MEMBER_LOCKS, memberKey, RoleChanger, ServerUnavailable, type RoleRest } from './apply.ts';
+import { ruleReason } from './audit.ts';
+import { KeyedLocks } from './locks.ts';
 import { ruleHolds, RoleGrants, RoleRules, type Account, type RoleRule } from './rules.ts';
+
+export { ServerUnavailable, type RoleRest } from './apply.ts';
 
 /**
  * Roles follow verified accounts: for each member, the roles of the rules that hold are added, and the
  * roles that rules name but that no rule gives them any more are removed. A role that no rule names is
- * never touched. Discord's answers are handled once each: a member who left (10007) is forgotten, a
- * deleted role (10011) disables the rules naming it, a refusal (50013) stops the server's sync.
+ * never touched. Every change is recorded before Discord is asked (see `apply.ts`), and each sync first
+ * settles what an earlier one left unsettled. Discord's answers are handled once each: a member who left
+ * (10007) is forgotten, a deleted role (10011) disables the rules naming it, a refusal (50013) stops the
+ * server's sync, and a server the bot cannot reach (10004, 50001) is skipped without stopping any other.
  */
 export interface RoleChange {
   readonly userId: string;
@@ -33,6 +39,10 @@ export interface SyncSummary {
   readonly withoutNumbers: number;
   /** Set when Discord refused a change (50013): the sync stopped there. */
   readonly refused?: boolean;
+  /** Set when Discord says the bot cannot reach the server (10004, 50001): the sync stopped there. */
+  readonly unavailable?: number;
+  /** Grants an earlier sync left unsettled, settled first. */
+  readonly settled?: number;
 }
 
 /** The changes that bring one member's roles in line with the rules. */
@@ -61,36 +71,25 @@ export function planMember(
   return changes;
 }
 
-/** The audit-log reason of a change: the rule, named (Discord keeps 512 characters). */
+/** The audit-log reason of a change: the rule, named, well-formed and within Discord's 512 characters. */
 export function auditReason(change: RoleChange): string {
-  const { rule } = change;
-  const what =
-    rule.kind === 'verified'
-      ? 'verified account'
-      : rule.kind === 'clan'
-        ? `clan ${rule.params.clan ?? '?'}`
-        : rule.kind === 'ranked'
-          ? `ranked MMR ≥ ${rule.params.threshold ?? '?'}${rule.params.region === undefined ? '' : ` in region ${rule.params.region}`}`
-          : `level ≥ ${rule.params.threshold ?? '?'}`;
-  return `killfeed role rule ${rule.id} (${what})`.slice(0, 512);
-}
-
-function discordCode(error: unknown): number | undefined {
-  return error instanceof DiscordAPIError && typeof error.code === 'number' ? error.code : undefined;
+  return ruleReason(change.rule);
 }
 
 export interface RoleSyncerDeps {
   readonly db: Database;
-  readonly rest: REST;
+  readonly rest: RoleRest;
   readonly clock: Clock;
   readonly log: Logger;
 }
 
 /**
- * The sync of each server under way in this process, whichever syncer runs it: the next one waits for it,
- * so two syncs of one server never interleave (each change is made, and reported, once).
+ * The whole-server work under way in this process (a `/roles sync`, a rule's removal), whichever syncer
+ * runs it: the next one waits for it, so two of them never interleave. A user's own sync (a link, an
+ * unlink, a refresh) does not take it: it waits only for the member's turn (`MEMBER_LOCKS`), which a bulk
+ * sync holds for one member at a time.
  */
-const RUNNING = new Map<string, Promise<unknown>>();
+const GUILD_LOCKS = new KeyedLocks();
 
 /** Members whose roles are read and changed at once within one server's sync. */
 const MEMBERS_AT_ONCE = 8;
@@ -98,29 +97,25 @@ const MEMBERS_AT_ONCE = 8;
 /** The most members one server's sync looks at (its linked members seen there). */
 const MAX_MEMBERS = 5_000;
 
+interface SyncOptions {
+  readonly userIds?: readonly string[];
+  readonly dryRun?: boolean;
+  readonly fresh?: { playerName: string; stats: SnapshotStats };
+}
+
 export class RoleSyncer {
   readonly #deps: RoleSyncerDeps;
   readonly #rules: RoleRules;
   readonly #grants: RoleGrants;
   readonly #members: GuildMembers;
+  readonly #changer: RoleChanger;
 
   constructor(deps: RoleSyncerDeps) {
     this.#deps = deps;
     this.#rules = new RoleRules(deps.db);
     this.#grants = new RoleGrants(deps.db);
     this.#members = new GuildMembers(deps.db);
-  }
-
-  /** Runs `work` after every sync of the guild already under way here (two syncs never interleave). */
-  async #exclusive<T>(guildId: string, work: () => Promise<T>): Promise<T> {
-    const previous = RUNNING.get(guildId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(work);
-    RUNNING.set(guildId, next);
-    try {
-      return await next;
-    } finally {
-      if (RUNNING.get(guildId) === next) RUNNING.delete(guildId);
-    }
+    this.#changer = new RoleChanger(deps);
   }
 
   /** The accounts of these users: their link (suspended ones are none) and its player's latest numbers. */
@@ -128,143 +123,112 @@ export class RoleSyncer {
     return linkedAccounts(this.#deps.db, userIds, this.#deps.clock.now(), fresh);
   }
 
-  /** The member's roles now; undefined when they left the server (forgotten then). */
-  async #currentRoles(guildId: string, userId: string): Promise<string[] | undefined> {
-    try {
-      const member = (await this.#deps.rest.get(Routes.guildMember(guildId, userId))) as APIGuildMember;
-      return member.roles;
-    } catch (error) {
-      if (discordCode(error) !== 10007) throw error;
-      await this.#forgetMember(guildId, userId);
-      return undefined;
-    }
-  }
-
-  async #forgetMember(guildId: string, userId: string): Promise<void> {
-    await this.#members.forget(guildId, userId);
-    await this.#grants.forgetMember(guildId, userId);
-    this.#deps.log.info({ guildId, userId }, 'a member left the server: forgotten by role sync');
-  }
-
   /**
    * Syncs (or, with `dryRun`, plans) the given members of a guild, or all its linked members seen there.
    * `fresh` supplies numbers just read for a player (a refresh, a verification) before they are stored.
+   * A whole-server sync waits for another one of the server; a sync of given members does not.
    */
-  sync(
-    guildId: string,
-    options: {
-      readonly userIds?: readonly string[];
-      readonly dryRun?: boolean;
-      readonly fresh?: { playerName: string; stats: SnapshotStats };
-    } = {},
-  ): Promise<SyncSummary> {
-    const work = () => this.#sync(guildId, options);
-    return options.dryRun ? work() : this.#exclusive(guildId, work);
+  async sync(guildId: string, options: SyncOptions = {}): Promise<SyncSummary> {
+    const work = async () => {
+      try {
+        return await this.#sync(guildId, options);
+      } catch (error) {
+        if (!(error instanceof ServerUnavailable)) throw error;
+        this.#deps.log.info(
+          { guildId, code: error.code },
+          'Discord says the bot cannot reach this server (left, or no access): its role sync is skipped',
+        );
+        return { ...emptySummary(), unavailable: error.code };
+      }
+    };
+    return options.dryRun || options.userIds !== undefined ? work() : GUILD_LOCKS.run(guildId, work);
   }
 
-  async #sync(
-    guildId: string,
-    options: {
-      readonly userIds?: readonly string[];
-      readonly dryRun?: boolean;
-      readonly fresh?: { playerName: string; stats: SnapshotStats };
-    },
-  ): Promise<SyncSummary> {
-    const rules = await this.#rules.forGuild(guildId);
-    const summary = {
-      members: 0,
-      changes: [] as RoleChange[],
-      left: 0,
-      disabledRules: [] as string[],
-      withoutNumbers: 0,
-    };
+  async #sync(guildId: string, options: SyncOptions): Promise<SyncSummary> {
+    let rules = await this.#rules.forGuild(guildId);
+    const summary = emptySummary();
+    const userIds =
+      options.userIds?.slice(0, MAX_MEMBERS) ??
+      (await this.#members.linked(guildId)).slice(0, MAX_MEMBERS).map((m) => m.userId);
+    if (!options.dryRun) {
+      const reconciled = await this.#changer.reconcile(guildId, rules, options.userIds && userIds);
+      if (reconciled.refused) return { ...summary, settled: reconciled.settled, refused: true };
+      summary.settled = reconciled.settled;
+      if (reconciled.settled > 0) rules = await this.#rules.forGuild(guildId);
+    }
     if (!rules.some((rule) => rule.state.status === 'active')) return summary;
-    const userIds = (options.userIds ?? (await this.#members.linked(guildId)).map((m) => m.userId)).slice(
-      0,
-      MAX_MEMBERS,
-    );
-    const accounts = await this.#accounts(userIds, options.fresh);
     const deleted = new Set<string>();
     // Members are looked at a few at a time, so that reading them overlaps with the changes waiting for
     // Discord's window; each member's changes are kept in their place, so the order is the members'.
     const perMember: RoleChange[][] = [];
     let next = 0;
-    const stop = { refused: false };
-    const worker = async () => {
-      for (let index = next++; index < userIds.length && !stop.refused; index = next++) {
-        const userId = userIds[index] ?? '';
-        const current = await this.#currentRoles(guildId, userId);
-        if (current === undefined) {
-          summary.left += 1;
+    const stop: { refused: boolean; error?: { readonly cause: unknown } } = { refused: false };
+    const member = async (index: number, userId: string) => {
+      const current = await this.#changer.currentRoles(guildId, userId);
+      if (current === undefined) {
+        summary.left += 1;
+        return;
+      }
+      summary.members += 1;
+      // Read in the member's turn: a link or unlink that ran meanwhile is seen, never undone.
+      const account = (await this.#accounts([userId], options.fresh)).get(userId);
+      if (account && account.stats === undefined) summary.withoutNumbers += 1;
+      const live = rules.filter((rule) => !rule.roleIds.some((roleId) => deleted.has(roleId)));
+      const made: RoleChange[] = [];
+      perMember[index] = made;
+      for (const change of planMember(live, userId, account, current)) {
+        if (options.dryRun) {
+          made.push(change);
           continue;
         }
-        summary.members += 1;
-        const account = accounts.get(userId);
-        if (account && account.stats === undefined) summary.withoutNumbers += 1;
-        const live = rules.filter((rule) => !rule.roleIds.some((roleId) => deleted.has(roleId)));
-        const made: RoleChange[] = [];
-        perMember[index] = made;
-        for (const change of planMember(live, userId, account, current)) {
-          if (options.dryRun) {
-            made.push(change);
-            continue;
-          }
-          const outcome = await this.#apply(guildId, change);
-          if (outcome === 'done') made.push(change);
-          else if (outcome === 'deletedRole') {
-            deleted.add(change.roleId);
-            summary.disabledRules.push(
-              ...(await this.#rules.roleDeleted(guildId, change.roleId, this.#deps.clock.now())),
-            );
-          } else if (outcome === 'left') {
-            summary.left += 1;
-            break;
-          } else {
-            stop.refused = true;
-            break;
-          }
+        const outcome = await this.#changer.apply(guildId, {
+          userId,
+          roleId: change.roleId,
+          action: change.action,
+          ruleId: change.rule.id,
+          reason: auditReason(change),
+        });
+        if (outcome === 'done') made.push(change);
+        else if (outcome === 'deletedRole') {
+          deleted.add(change.roleId);
+          summary.disabledRules.push(
+            ...(await this.#rules.roleDeleted(guildId, change.roleId, this.#deps.clock.now())),
+          );
+        } else if (outcome === 'left') {
+          summary.left += 1;
+          break;
+        } else {
+          stop.refused = true;
+          break;
+        }
+      }
+    };
+    const worker = async () => {
+      for (let index = next++; index < userIds.length; index = next++) {
+        if (stop.refused || stop.error) return;
+        const userId = userIds[index] ?? '';
+        try {
+          if (options.dryRun) await member(index, userId);
+          else await MEMBER_LOCKS.run(memberKey(guildId, userId), () => member(index, userId));
+        } catch (error) {
+          stop.error ??= { cause: error };
+          return;
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(MEMBERS_AT_ONCE, userIds.length) }, worker));
+    if (stop.error) throw stop.error.cause;
     summary.changes = perMember.flatMap((made) => made);
     // Two members may meet the same deleted role at once: each rule is named once.
     summary.disabledRules = [...new Set(summary.disabledRules)];
     return stop.refused ? { ...summary, refused: true } : summary;
   }
 
-  async #apply(guildId: string, change: RoleChange): Promise<'done' | 'deletedRole' | 'left' | 'refused'> {
-    const { rest, clock, log } = this.#deps;
-    const route = Routes.guildMemberRole(guildId, change.userId, change.roleId);
-    try {
-      if (change.action === 'add') await rest.put(route, { reason: auditReason(change) });
-      else await rest.delete(route, { reason: auditReason(change) });
-    } catch (error) {
-      const code = discordCode(error);
-      if (code === 10011) {
-        log.info(
-          { guildId, roleId: change.roleId },
-          'a role named by a rule was deleted: its rules are disabled',
-        );
-        return 'deletedRole';
-      }
-      if (code === 10007) {
-        await this.#forgetMember(guildId, change.userId);
-        return 'left';
-      }
-      if (code === 50013 || code === 50001) {
-        log.warn({ guildId, roleId: change.roleId, code }, 'Discord refused a role change: the sync stops');
-        return 'refused';
-      }
-      throw error;
-    }
-    if (change.action === 'add')
-      await this.#grants.granted(guildId, change.userId, change.roleId, change.rule.id, clock.now());
-    else await this.#grants.revoked(guildId, change.userId, change.roleId);
-    return 'done';
-  }
-
-  /** Syncs one user in every server where the bot has seen them and that has rules (link, unlink). */
+  /**
+   * Syncs one user in every server where the bot has seen them and that has rules (link, unlink), one
+   * server at a time, each on its own: a server that fails or cannot be reached is noted and the next
+   * one synced all the same. The first unexpected failure is thrown once every server had its turn.
+   */
   async syncUser(userId: string, fresh?: { playerName: string; stats: SnapshotStats }): Promise<number> {
     const guilds = await this.#deps.db.kysely
       .selectFrom('guild_members')
@@ -276,10 +240,19 @@ export class RoleSyncer {
       .limit(1_000)
       .execute();
     let changes = 0;
+    let failure: { readonly cause: unknown } | undefined;
     for (const { guildId } of guilds) {
-      const summary = await this.sync(guildId, { userIds: [userId], ...(fresh ? { fresh } : {}) });
-      changes += summary.changes.length;
+      try {
+        const summary = await this.sync(guildId, { userIds: [userId], ...(fresh ? { fresh } : {}) });
+        changes += summary.changes.length;
+        if (summary.refused)
+          this.#deps.log.info({ guildId, userId }, 'Discord refused a role change here: next server');
+      } catch (error) {
+        failure ??= { cause: error };
+        this.#deps.log.warn({ err: error, guildId, userId }, 'role sync failed in one server: next server');
+      }
     }
+    if (failure) throw failure.cause;
     return changes;
   }
 
@@ -292,29 +265,61 @@ export class RoleSyncer {
       .limit(100)
       .execute();
     let changes = 0;
-    for (const { user_id: userId } of users) changes += await this.syncUser(userId, { playerName, stats });
+    let failure: { readonly cause: unknown } | undefined;
+    for (const { user_id: userId } of users) {
+      try {
+        changes += await this.syncUser(userId, { playerName, stats });
+      } catch (error) {
+        failure ??= { cause: error };
+      }
+    }
+    if (failure) throw failure.cause;
     return changes;
   }
 
   /**
-   * Takes back the roles a removed rule gave, where no other active rule of the server names them (those
-   * roles the next sync keeps in line).
+   * Takes back every role a removed rule gave, settled or not (an intent may have reached Discord), where
+   * no other active rule of the server names it; a rule that does inherits the grant, so that its own
+   * removal takes the role back in turn.
    */
   async revokeRule(rule: RoleRule): Promise<number> {
-    return this.#exclusive(rule.guildId, async () => {
+    return GUILD_LOCKS.run(rule.guildId, async () => {
       const others = (await this.#rules.forGuild(rule.guildId)).filter(
         (other) => other.id !== rule.id && other.state.status === 'active',
       );
-      const stillNamed = new Set(others.flatMap((other) => other.roleIds));
       let removed = 0;
       for (const grant of await this.#grants.ofRule(rule.id)) {
-        if (stillNamed.has(grant.roleId)) continue;
-        const outcome = await this.#apply(rule.guildId, { ...grant, action: 'remove', rule });
+        const { userId, roleId } = grant;
+        const outcome = await MEMBER_LOCKS.run(memberKey(rule.guildId, userId), async () => {
+          const heir = others.find((other) => other.roleIds.includes(roleId));
+          if (heir) {
+            await this.#grants.reassign(rule.guildId, userId, roleId, heir.id);
+            return 'kept';
+          }
+          const reason = ruleReason(rule);
+          return this.#changer.apply(rule.guildId, {
+            userId,
+            roleId,
+            action: 'remove',
+            ruleId: rule.id,
+            reason,
+          });
+        });
         if (outcome === 'done') removed += 1;
         else if (outcome === 'refused') break;
-        else await this.#grants.revoked(rule.guildId, grant.userId, grant.roleId);
       }
       return removed;
     });
   }
+}
+
+function emptySummary() {
+  return {
+    members: 0,
+    changes: [] as RoleChange[],
+    left: 0,
+    disabledRules: [] as string[],
+    withoutNumbers: 0,
+    settled: 0,
+  };
 }

@@ -101,4 +101,23 @@ describe('role rules', () => {
     expect(reason.startsWith('killfeed role rule c (clan x')).toBe(true);
     expect(reason.length).toBeLessThanOrEqual(512);
   });
+
+  it('makes an audit-log reason the REST client can send: lone surrogates, control characters, 512 code points', () => {
+    // A clan name as the game may send it: a lone high surrogate, a newline, a NUL, then emoji.
+    const hostile = rule('c', 'clan', ['1'], { clan: `\uD83Dabc\n\u0000${'😀'.repeat(95)}` });
+    const reason = auditReason({ userId: 'u', roleId: '1', action: 'add', rule: hostile });
+    // discord.js percent-encodes the reason into a header: a lone surrogate makes that throw URIError.
+    expect(() => encodeURIComponent(reason)).not.toThrow();
+    expect(reason).toContain('\uFFFDabc');
+    expect(/\p{Cc}/u.test(reason)).toBe(false);
+    const long = rule('c', 'clan', ['1'], { clan: '😀'.repeat(100) });
+    const cut = auditReason({
+      userId: 'u',
+      roleId: '1',
+      action: 'add',
+      rule: { ...long, id: '😀'.repeat(500) },
+    });
+    expect([...cut]).toHaveLength(512);
+    expect(() => encodeURIComponent(cut)).not.toThrow();
+  });
 });

@@ -14,6 +14,7 @@ import {
   routeCommands,
 } from '../announcements/support.ts';
 import { command as rolesCommand } from '../../commands/roles.ts';
+import { buttonLabelled } from '../me/support.ts';
 
 /**
  * Roles from verified accounts, through the Discord stand-in (role routes, hierarchy, 50013, 10007,
@@ -229,5 +230,55 @@ describe('/roles', () => {
     const again = await syncer(process).sync(g);
     expect(again.left).toBe(0);
     expect(again.changes).toEqual([]);
+  });
+
+  it('saves a rule naming a dangerous role only when its author confirms it in time, and marks it in /roles list', async () => {
+    const { s, g } = await setUp();
+    const mods = s.addRole(g, {
+      name: 'Mods',
+      permissions: PermissionFlagsBits.Administrator | PermissionFlagsBits.BanMembers,
+      position: 9,
+    });
+    const saved = async () => new RoleRules(fixture.world.db).forGuild(g);
+    const asking = await run('add', { kind: 'verified', role: mods.id });
+    expect(asking.embeds[0]?.description).toMatch(/Administrator, Ban Members/);
+    expect(await saved()).toEqual([]);
+    const confirm = buttonLabelled(asking, 'Save the rule').custom_id;
+    expect(confirm).toMatch(/^roles:confirm:/);
+    const click = (customId: string, userId: string, message = asking) =>
+      s
+        .clickButton(message, customId, {
+          user: { id: userId, username: 'someone' },
+          memberPermissions:
+            PermissionFlagsBits.ManageRoles |
+            PermissionFlagsBits.ManageGuild |
+            PermissionFlagsBits.ViewChannel,
+        })
+        .final();
+
+    // Another manager cannot confirm it.
+    s.addMember(g, { id: '300000000000000902', username: 'other', roles: [] });
+    expect((await click(confirm, '300000000000000902')).embeds[0]?.description).toMatch(
+      /Only the member who asked/,
+    );
+    expect(await saved()).toEqual([]);
+    // Past its 10 minutes, nobody can.
+    fixture.world.clock.set(fixture.world.clock.now() + 11 * 60_000);
+    expect((await click(confirm, ADMIN)).embeds[0]?.description).toMatch(/expired/i);
+    expect(await saved()).toEqual([]);
+
+    // Asked again, cancelled: nothing saved; asked again, confirmed: saved.
+    const again = await run('add', { kind: 'verified', role: mods.id });
+    const cancel = buttonLabelled(again, 'Cancel').custom_id;
+    expect((await click(cancel, ADMIN, again)).embeds[0]?.description).toMatch(/Nothing was saved/);
+    expect(await saved()).toEqual([]);
+    const third = await run('add', { kind: 'verified', role: mods.id });
+    const confirmed = await click(buttonLabelled(third, 'Save the rule').custom_id, ADMIN, third);
+    expect(confirmed.embeds[0]?.description).toMatch(/Rule added/);
+    expect(confirmed.components).toEqual([]);
+    expect((await saved()).map((rule) => rule.roleIds)).toEqual([[mods.id]]);
+
+    const list = await run('list');
+    expect(list.embeds[0]?.description).toMatch(/⚠ gives Administrator, Ban Members/);
   });
 });
