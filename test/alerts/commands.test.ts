@@ -71,6 +71,10 @@ describe('/alert', () => {
     expect(listed.embeds[0]?.description).toContain('waiting');
 
     dms(world);
+    // Two checks see the price past the threshold: it fires.
+    await drive(world.clock, process.announcements.pollOnce());
+    expect(dms(world)).toHaveLength(0);
+    await world.clock.advance(5 * 60_000);
     await drive(world.clock, process.announcements.pollOnce());
     const sent = dms(world);
     expect(sent).toHaveLength(1);
@@ -103,7 +107,11 @@ describe('/alert', () => {
       { permissions: PermissionFlagsBits.ManageGuild },
     );
     expect(managed.embeds[0]?.description).toContain(`<#${world.channelId}>`);
-    for (let i = 1; i < 10; i += 1) await run('add', { skin: skin.index, direction: 'below', price: 10 + i });
+    // The channel alert is the server's: the user still has all 10 of their own for DMs.
+    for (let i = 1; i <= 10; i += 1) {
+      const made = await run('add', { skin: skin.index, direction: 'below', price: 10 + i });
+      expect(made.embeds[0]?.title).toBe('Price alert set');
+    }
     const over = await run('add', { skin: skin.index, direction: 'below', price: 99 });
     expect(over.embeds[0]?.description ?? over.content).toMatch(/already have 10 price alerts/);
   });
@@ -117,6 +125,8 @@ describe('/alert', () => {
     world.discord.setDmsOpen(USER, false);
     const skin = listedSkin();
     await run('add', { skin: skin.index, direction: 'above', price: 1 });
+    await drive(world.clock, process.announcements.pollOnce());
+    await world.clock.advance(5 * 60_000);
     await drive(world.clock, process.announcements.pollOnce());
     expect(dms(world)).toHaveLength(0);
     const listed = await run('list');
