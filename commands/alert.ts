@@ -197,9 +197,9 @@ export const command: Command<typeof data> = {
     const manager =
       guildId !== null && ctx.interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
     // A manager may remove any alert made in the server (a bounded read: the server's 50 and its members').
-    const candidates = manager
-      ? await repository.madeIn(guildId, { offset: 0, limit: AUTOCOMPLETE_SCAN })
-      : await repository.forUser(ctx.interaction.user.id);
+    const mine = await repository.forUser(ctx.interaction.user.id);
+    const server = manager ? await repository.madeIn(guildId, { offset: 0, limit: AUTOCOMPLETE_SCAN }) : [];
+    const candidates = [...mine, ...server.filter((alert) => alert.userId !== ctx.interaction.user.id)];
     return candidates
       .map((alert) => ({
         name: `${alert.id} · ${alert.skinName} · ${alert.direction} ${alert.threshold}`.slice(0, 100),
