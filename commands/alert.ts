@@ -10,7 +10,16 @@ import { NotFoundError } from '../src/api/errors.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { DIRECTIONS } from '../src/alerts/crossing.ts';
 import { AlertRepository, type PriceAlert } from '../src/alerts/store.ts';
-import { renderAlertAdded, renderAlertList, renderAlertRemoved } from '../src/render/alerts.ts';
+import {
+  SERVER_ALERTS_PER_PAGE,
+  renderAlertAdded,
+  renderAlertList,
+  renderAlertRemoved,
+  renderServerAlerts,
+} from '../src/render/alerts.ts';
+import { defineComponents } from '../src/discord/component-id.ts';
+import type { CommandContext, ComponentContext } from '../src/discord/command.ts';
+import { checkCallerRights } from '../src/discord/caller-rights.ts';
 import { unknownName } from '../src/render/names.ts';
 import { text } from '../src/render/common.ts';
 import { ANNOUNCEMENT_CHANNEL_TYPES, announcementChannel, checkBotPermissions } from './subscribe/manage.ts';
@@ -48,7 +57,11 @@ const data = {
         },
       ],
     },
-    { type: ApplicationCommandOptionType.Subcommand, name: 'list' },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'list',
+      options: [{ type: ApplicationCommandOptionType.Boolean, name: 'server' }],
+    },
     {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'remove',
@@ -57,11 +70,16 @@ const data = {
   ],
 } as const satisfies CommandSpec;
 
+/** The server list's page buttons (`/alert list server:true`). */
+export const ids = defineComponents('alert', { server: ['page'] });
+
 /**
- * `/alert add skin below|above price [channel]`, `/alert list`, `/alert remove id`: a price alert on a
- * market skin, sent to the user's DMs, or to a channel when someone with Manage Server sets one. The
+ * `/alert add skin below|above price [channel]`, `/alert list [server]`, `/alert remove id`: a price alert
+ * on a market skin, sent to the user's DMs, or to a channel when someone with Manage Server sets one. The
  * worker looks at each watched skin once for all its alerts (`src/alerts/watch.ts`); an alert fires once
- * per crossing. At most ALERT_USER_LIMIT alerts per user and ALERT_GUILD_LIMIT per server.
+ * per crossing (`src/alerts/crossing.ts`). A DM alert counts toward its user's ALERT_USER_LIMIT (across
+ * servers) only, a channel alert toward its server's ALERT_GUILD_LIMIT only. A manager lists (paged) and
+ * removes any alert made in the server, its owner named.
  */
 export const command: Command<typeof data> = {
   data,
@@ -91,6 +109,7 @@ export const command: Command<typeof data> = {
           if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild))
             throw new UserError('alert:errors.manageGuild');
           const target = await announcementChannel(args.channel.id, interaction.guild);
+          checkCallerRights(ctx.t, interaction, target);
           await checkBotPermissions(ctx.t, interaction.guild, target);
           channelId = target.id;
           locale = interaction.guild.preferredLocale;
@@ -118,14 +137,25 @@ export const command: Command<typeof data> = {
           { guild: guildId, alert: added.alert.id, skin: skinIndex, channel: channelId ?? 'dm' },
           'price alert added',
         );
-        const used = (await repository.forUser(userId)).length;
-        return ctx.send(renderAlertAdded(ctx.t, added.alert, current, { used, max: limits.userLimit }));
+        const used = channelId === undefined ? await repository.countForUser(userId) : undefined;
+        return ctx.send(
+          renderAlertAdded(
+            ctx.t,
+            added.alert,
+            current,
+            used === undefined
+              ? { used: await repository.countForGuild(guildId), max: limits.guildLimit, of: 'server' }
+              : { used, max: limits.userLimit, of: 'user' },
+          ),
+        );
       }
       case 'list': {
+        if (args.server === true) return showServer(ctx, guildId, 1);
         const mine = await repository.forUser(userId);
         return ctx.send(
           renderAlertList(ctx.t, mine, {
             user: limits.userLimit,
+            used: await repository.countForUser(userId),
             guild: limits.guildLimit,
             guildUsed: await repository.countForGuild(guildId),
           }),
@@ -138,12 +168,23 @@ export const command: Command<typeof data> = {
           throw new UserError('alert:errors.notFound', { id: text(id, 32) });
         await repository.remove(alert.id);
         await repository.pruneSkins();
-        services.log.info({ guild: guildId, alert: alert.id }, 'price alert removed');
-        return ctx.send(renderAlertRemoved(ctx.t, alert));
+        services.log.info(
+          { guild: guildId, alert: alert.id, byOwner: alert.userId === userId },
+          'price alert removed',
+        );
+        return ctx.send(renderAlertRemoved(ctx.t, alert, alert.userId === userId));
       }
       default:
         throw new UserError('common:errors.unknownCommand');
     }
+  },
+
+  async component(ctx) {
+    const id = ids.decode(ctx.id);
+    const guildId = ctx.interaction.guildId;
+    if (id?.action !== 'server' || guildId === null) throw new UserError('common:errors.unknownComponent');
+    const page = Number(id.args.page);
+    return showServer(ctx, guildId, Number.isSafeInteger(page) && page >= 1 ? page : 1);
   },
 
   async autocomplete(ctx): Promise<AutocompleteChoice[]> {
@@ -151,8 +192,15 @@ export const command: Command<typeof data> = {
     if (focused.name === 'skin') return skinChoices(ctx.t, ctx.services.names, focused.value);
     if (focused.name !== 'id') return [];
     const query = focused.value.trim().toLowerCase();
-    const mine = await new AlertRepository(ctx.services.db).forUser(ctx.interaction.user.id);
-    return mine
+    const repository = new AlertRepository(ctx.services.db);
+    const guildId = ctx.interaction.guildId;
+    const manager =
+      guildId !== null && ctx.interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
+    // A manager may remove any alert made in the server (a bounded read: the server's 50 and its members').
+    const mine = await repository.forUser(ctx.interaction.user.id);
+    const server = manager ? await repository.madeIn(guildId, { offset: 0, limit: AUTOCOMPLETE_SCAN }) : [];
+    const candidates = [...mine, ...server.filter((alert) => alert.userId !== ctx.interaction.user.id)];
+    return candidates
       .map((alert) => ({
         name: `${alert.id} · ${alert.skinName} · ${alert.direction} ${alert.threshold}`.slice(0, 100),
         value: alert.id,
@@ -162,7 +210,35 @@ export const command: Command<typeof data> = {
   },
 };
 
-/** Its maker may remove an alert; so may a manager of the server a channel alert posts in. */
+const AUTOCOMPLETE_SCAN = 500;
+
+/** Every alert made in the server, a page at a time, with its owner: managers only. */
+async function showServer(ctx: CommandContext | ComponentContext, guildId: string, page: number) {
+  if (ctx.interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) !== true)
+    throw new UserError('alert:errors.listManageGuild');
+  const repository = new AlertRepository(ctx.services.db);
+  const limits = ctx.services.config.alerts;
+  const total = await repository.countMadeIn(guildId);
+  const last = Math.max(1, Math.ceil(total / SERVER_ALERTS_PER_PAGE));
+  const shown = Math.min(page, last);
+  const alerts = await repository.madeIn(guildId, {
+    offset: (shown - 1) * SERVER_ALERTS_PER_PAGE,
+    limit: SERVER_ALERTS_PER_PAGE,
+  });
+  return ctx.send(
+    renderServerAlerts(ctx.t, {
+      alerts,
+      total,
+      page: shown,
+      pager: ids.pager(ctx.now, (p, at) => ids.encode.server({ page: p }, at)),
+      guildUsed: await repository.countForGuild(guildId),
+      guild: limits.guildLimit,
+      user: limits.userLimit,
+    }),
+  );
+}
+
+/** Its owner may remove an alert; so may a manager of the server it was made in (DM alerts too). */
 function mayRemove(
   alert: PriceAlert,
   userId: string,
@@ -170,9 +246,5 @@ function mayRemove(
   permissions: { has(flag: bigint): boolean } | null,
 ): boolean {
   if (alert.userId === userId) return true;
-  return (
-    alert.channelId !== undefined &&
-    alert.guildId === guildId &&
-    permissions?.has(PermissionFlagsBits.ManageGuild) === true
-  );
+  return alert.guildId === guildId && permissions?.has(PermissionFlagsBits.ManageGuild) === true;
 }

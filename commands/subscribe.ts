@@ -1,6 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import type { AutocompleteChoice, Command, OptionSpec } from '../src/discord/command.ts';
 import { UserError } from '../src/core/user-error.ts';
+import { checkCallerRights } from '../src/discord/caller-rights.ts';
 import { subscriptionIdentity } from '../src/announcements/kinds/kind.ts';
 import {
   ANNOUNCEMENT_CHANNEL_TYPES,
@@ -58,8 +59,15 @@ export const command: Command = {
       readOptionArgs(interaction.options, [channel]).channel.id,
       guild,
     );
+    checkCallerRights(ctx.t, interaction, target);
     const permissions = await checkBotPermissions(ctx.t, guild, target);
     const { options, notes = [] } = await subcommand.readOptions(ctx, permissions);
+    // A kind that pings keeps its role as `roleId`: the caller must be able to ping it there too.
+    if (typeof options.roleId === 'string') {
+      const role = guild.roles.cache.get(options.roleId) ?? (await guild.roles.fetch(options.roleId));
+      if (!role) throw new UserError('subscribe:errors.unknownRole');
+      checkCallerRights(ctx.t, interaction, target, role);
+    }
 
     const repository = new SubscriptionRepository(services.db);
     const identity = subscriptionIdentity(target.id, kind, options);

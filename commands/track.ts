@@ -1,5 +1,6 @@
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
+import { checkCallerRights } from '../src/discord/caller-rights.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { subscriptionIdentity } from '../src/announcements/kinds/kind.ts';
 import { trackKind } from '../src/announcements/kinds/track.ts';
@@ -81,9 +82,10 @@ export const command: Command<typeof data> = {
         if (services.config.game.apiKey === undefined) throw new UserError('common:errors.noApiKey');
         await ctx.defer({ ephemeral: true });
         const target = await announcementChannel(args.channel.id, guild);
-        const permissions = await checkBotPermissions(ctx.t, guild, target);
         const role = args.role;
         if (role?.id === guild.id) throw new UserError('subscribe:errors.everyoneRole');
+        checkCallerRights(ctx.t, interaction, target, role);
+        const permissions = await checkBotPermissions(ctx.t, guild, target);
         // The player must exist: its id is what events are matched by (names can be changed).
         const profile = await ctx.load('player', { playerName: args.player.trim() });
         services.names.remember('player', profile.player_name);

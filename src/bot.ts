@@ -16,7 +16,6 @@ import {
 import type { Database } from './db/index.ts';
 import { GuildDepartures } from './guilds/departures.ts';
 import { GuildMembers } from './history/members.ts';
-import { SubscriptionRepository } from './announcements/repositories.ts';
 import { openStorage } from './storage.ts';
 import { ANNOUNCEMENT_KINDS } from './announcements/kinds/index.ts';
 import { kpdSource } from './kpd/feed.ts';
@@ -207,8 +206,8 @@ async function preloadStaticNames(services: Services): Promise<void> {
 
 /**
  * Writes down when the bot leaves a server, and strikes it off when the bot is (back) in it: on every
- * join and leave, and at READY, where the servers of this shard that have subscriptions but are not in
- * the session (the bot was removed while it was offline) count as left now. An outage (`unavailable`) is
+ * join and leave, and at READY, where the servers of this shard that any table holds data of but that are
+ * not in the session (the bot was removed while it was offline) count as left now. An outage (`unavailable`) is
  * not a departure. The worker removes the data of servers gone longer than the grace period.
  */
 function followDepartures(client: Client, db: Database, clock: Clock, log: Logger): () => Promise<void> {
@@ -234,7 +233,7 @@ function followDepartures(client: Client, db: Database, clock: Clock, log: Logge
         const count = ready.options.shardCount ?? 1;
         const mine = (guildId: string) =>
           !Array.isArray(shards) || shards.includes(ShardClientUtil.shardIdForGuildId(guildId, count));
-        for (const guildId of await new SubscriptionRepository(db).guildIds()) {
+        for (const guildId of await departures.knownGuildIds()) {
           if (mine(guildId) && !present.has(guildId)) await departures.left(guildId, clock.now());
         }
       })(),

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { PriceAlertsTable } from '../db/migrations/alerts.ts';
+import type { PriceAlertsTable } from '../db/migrations/alerts-owner.ts';
 import type { AlertStatus, Direction } from './crossing.ts';
 
 /** Why an alert stopped: the user blocks DMs from the bot, or a channel's Discord error. */
@@ -15,7 +15,8 @@ export type AlertDisableReason = (typeof ALERT_DISABLE_REASONS)[number];
 
 export interface PriceAlert {
   readonly id: string;
-  readonly guildId: string;
+  /** The server it was made in; undefined: a DM alert whose server the bot has left. */
+  readonly guildId: string | undefined;
   readonly userId: string;
   /** Undefined: to the user's DMs. */
   readonly channelId: string | undefined;
@@ -29,6 +30,8 @@ export interface PriceAlert {
   readonly deliveredCount: number;
   readonly firedPrice: number | undefined;
   readonly firedAt: number | undefined;
+  /** When the crossing now waiting for its second check was first seen. */
+  readonly pendingAt: number | undefined;
   readonly intentCount: number | undefined;
   readonly intentAt: number | undefined;
   readonly attempts: number;
@@ -39,13 +42,15 @@ export interface PriceAlert {
 
 export type NewAlert = Pick<
   PriceAlert,
-  'guildId' | 'userId' | 'channelId' | 'skinIndex' | 'skinName' | 'direction' | 'threshold' | 'locale'
->;
+  'userId' | 'channelId' | 'skinIndex' | 'skinName' | 'direction' | 'threshold' | 'locale'
+> & { readonly guildId: string };
 
 export type AddAlertResult =
   | { readonly status: 'created'; readonly alert: PriceAlert }
   | { readonly status: 'exists'; readonly alert: PriceAlert }
+  /** The user's DM alerts are at the user's limit. */
   | { readonly status: 'userLimit' }
+  /** The server's channel alerts are at the server's limit. */
   | { readonly status: 'guildLimit' };
 
 const ID_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -67,7 +72,7 @@ export function fromRow(row: Row): PriceAlert {
   const opt = (value: number | string | null) => (value === null ? undefined : Number(value));
   return {
     id: row.id,
-    guildId: row.guild_id,
+    guildId: row.guild_id ?? undefined,
     userId: row.user_id,
     channelId: row.channel_id ?? undefined,
     skinIndex: row.skin_index,
@@ -75,11 +80,13 @@ export function fromRow(row: Row): PriceAlert {
     direction: row.direction === 'above' ? 'above' : 'below',
     threshold: row.threshold,
     locale: row.locale,
-    status: row.status === 'fired' || row.status === 'disabled' ? row.status : 'armed',
+    status:
+      row.status === 'fired' || row.status === 'pending' || row.status === 'disabled' ? row.status : 'armed',
     firedCount: row.fired_count,
     deliveredCount: row.delivered_count,
     firedPrice: opt(row.fired_price),
     firedAt: opt(row.fired_at),
+    pendingAt: opt(row.pending_at),
     intentCount: opt(row.intent_count),
     intentAt: opt(row.intent_at),
     attempts: row.attempts,

@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, Tables } from '../db/index.ts';
-import type { AlertTables } from '../db/migrations/alerts.ts';
+import type { Database } from '../db/index.ts';
+import type { AlertTables } from '../db/migrations/alerts-owner.ts';
+import { CONFIRM_GAP_MS, COOLDOWN_MS } from './crossing.ts';
+import { pruneSkinsIn } from './purge.ts';
 import {
   fromRow,
   freshId,
@@ -30,45 +32,45 @@ export class AlertRepository {
   }
 
   /**
-   * Adds an alert within both limits, atomically: the user's and the server's places are unique keys, and
-   * on PostgreSQL the server's then the user's turn is taken first (always in that order: no deadlock).
+   * Adds an alert within its owner's limit, atomically: a DM alert takes one of its user's places (it
+   * belongs to the user, across servers), a channel alert one of its server's. The places are unique keys,
+   * and on PostgreSQL the owner's turn is taken first.
    */
   async add(fields: NewAlert, limits: { user: number; guild: number }, now: number): Promise<AddAlertResult> {
+    const toChannel = fields.channelId !== undefined;
     for (let attempt = 0; attempt < 8; attempt += 1) {
       const result = await this.#k.transaction().execute(async (tx) => {
         if (this.#db.kind === 'postgres') {
-          await sql`select pg_advisory_xact_lock(hashtext(${`alerts:g:${fields.guildId}`}))`.execute(tx);
-          await sql`select pg_advisory_xact_lock(hashtext(${`alerts:u:${fields.userId}`}))`.execute(tx);
+          const owner = toChannel ? `alerts:g:${fields.guildId}` : `alerts:u:${fields.userId}`;
+          await sql`select pg_advisory_xact_lock(hashtext(${owner}))`.execute(tx);
         }
-        const mine = await tx
-          .selectFrom('price_alerts')
-          .selectAll()
-          .where('user_id', '=', fields.userId)
-          .execute();
-        const same = mine.find(
+        const siblings = await (
+          toChannel
+            ? tx
+                .selectFrom('price_alerts')
+                .selectAll()
+                .where('guild_id', '=', fields.guildId)
+                .where('channel_id', 'is not', null)
+            : tx
+                .selectFrom('price_alerts')
+                .selectAll()
+                .where('user_id', '=', fields.userId)
+                .where('channel_id', 'is', null)
+        ).execute();
+        const same = siblings.find(
           (row) =>
-            row.guild_id === fields.guildId &&
+            (toChannel || row.guild_id === fields.guildId) &&
             row.skin_index === fields.skinIndex &&
             row.direction === fields.direction &&
             row.threshold === fields.threshold &&
             (row.channel_id ?? undefined) === fields.channelId,
         );
         if (same) return { status: 'exists', alert: fromRow(same) } as const;
-        const userSlot = freeSlot(
-          mine.map((row) => row.user_slot),
-          limits.user,
+        const slot = freeSlot(
+          siblings.map((row) => (toChannel ? row.guild_slot : row.user_slot)),
+          toChannel ? limits.guild : limits.user,
         );
-        if (userSlot === undefined) return { status: 'userLimit' } as const;
-        const guildSlots = await tx
-          .selectFrom('price_alerts')
-          .select('guild_slot')
-          .where('guild_id', '=', fields.guildId)
-          .execute();
-        const guildSlot = freeSlot(
-          guildSlots.map((row) => row.guild_slot),
-          limits.guild,
-        );
-        if (guildSlot === undefined) return { status: 'guildLimit' } as const;
+        if (slot === undefined) return { status: toChannel ? 'guildLimit' : 'userLimit' } as const;
         const row: Row = {
           id: freshId(),
           guild_id: fields.guildId,
@@ -92,8 +94,9 @@ export class AlertRepository {
           disabled_reason: null,
           disabled_code: null,
           disabled_at: null,
-          user_slot: userSlot,
-          guild_slot: guildSlot,
+          pending_at: null,
+          user_slot: toChannel ? null : slot,
+          guild_slot: toChannel ? slot : null,
           created_at: now,
         };
         const inserted = await tx
@@ -128,13 +131,50 @@ export class AlertRepository {
     return rows.map(fromRow);
   }
 
+  /** How many of the user's DM alerts count toward the user's limit. */
+  async countForUser(userId: string): Promise<number> {
+    const row = await this.#k
+      .selectFrom('price_alerts')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', userId)
+      .where('user_slot', 'is not', null)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** How many channel alerts count toward the server's limit. */
   async countForGuild(guildId: string): Promise<number> {
+    const row = await this.#k
+      .selectFrom('price_alerts')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('guild_id', '=', guildId)
+      .where('guild_slot', 'is not', null)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Every alert made in the server (its channel alerts and its members' DM alerts): how many. */
+  async countMadeIn(guildId: string): Promise<number> {
     const row = await this.#k
       .selectFrom('price_alerts')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .where('guild_id', '=', guildId)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
+  }
+
+  /** A page of the alerts made in the server, oldest first (what a manager sees). */
+  async madeIn(guildId: string, page: { offset: number; limit: number }): Promise<PriceAlert[]> {
+    const rows = await this.#k
+      .selectFrom('price_alerts')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .offset(Math.max(0, page.offset))
+      .limit(Math.max(0, page.limit))
+      .execute();
+    return rows.map(fromRow);
   }
 
   async remove(id: string): Promise<boolean> {
@@ -192,7 +232,32 @@ export class AlertRepository {
     return rows.map(fromRow);
   }
 
-  /** Armed → fired, once: true for the one caller that made the change. */
+  /** Armed → pending: a crossing seen for the first time, at `at`. */
+  async pend(id: string, at: number): Promise<boolean> {
+    const result = await this.#k
+      .updateTable('price_alerts')
+      .set({ status: 'pending', pending_at: at })
+      .where('id', '=', id)
+      .where('status', '=', 'armed')
+      .executeTakeFirst();
+    return changed(result);
+  }
+
+  /** Pending → armed: the crossing did not hold. */
+  async unpend(id: string): Promise<boolean> {
+    const result = await this.#k
+      .updateTable('price_alerts')
+      .set({ status: 'armed', pending_at: null })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return changed(result);
+  }
+
+  /**
+   * Pending → fired, once, only when the crossing was first seen at least `CONFIRM_GAP_MS` ago and the
+   * alert's cooldown is over: true for the one caller that made the change.
+   */
   async fire(id: string, price: number, at: number): Promise<boolean> {
     const result = await this.#k
       .updateTable('price_alerts')
@@ -201,15 +266,18 @@ export class AlertRepository {
         fired_count: eb('fired_count', '+', 1),
         fired_price: price,
         fired_at: at,
+        pending_at: null,
         attempts: 0,
       }))
       .where('id', '=', id)
-      .where('status', '=', 'armed')
+      .where('status', '=', 'pending')
+      .where('pending_at', '<=', at - CONFIRM_GAP_MS)
+      .where((eb) => eb.or([eb('fired_at', 'is', null), eb('fired_at', '<=', at - COOLDOWN_MS)]))
       .executeTakeFirst();
     return changed(result);
   }
 
-  /** Fired → armed (the price crossed back). */
+  /** Fired → armed (the price moved back past the margin). */
   async rearm(id: string): Promise<boolean> {
     const result = await this.#k
       .updateTable('price_alerts')
@@ -294,45 +362,16 @@ export class AlertRepository {
       .execute();
   }
 
-  /** Removes every alert made in a guild (the bot left it); returns how many. */
-  async purgeGuild(guildId: string): Promise<number> {
-    const result = await this.#k
-      .deleteFrom('price_alerts')
-      .where('guild_id', '=', guildId)
-      .executeTakeFirst();
-    await this.pruneSkins();
-    return Number(result.numDeletedRows);
-  }
-
   /** Forgets the prices of skins no alert watches any more. */
   async pruneSkins(): Promise<void> {
-    await this.#k
-      .deleteFrom('price_alert_skins')
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('price_alerts')
-              .select('id')
-              .whereRef('price_alerts.skin_index', '=', 'price_alert_skins.skin_index'),
-          ),
-        ),
-      )
-      .execute();
+    await pruneSkinsIn(this.#k);
   }
 }
 
-function freeSlot(used: readonly number[], limit: number): number | undefined {
+function freeSlot(used: readonly (number | null)[], limit: number): number | undefined {
   const taken = new Set(used);
   for (let slot = 0; slot < limit; slot += 1) if (!taken.has(slot)) return slot;
   return undefined;
-}
-
-/** Removes a guild's alerts inside the departure purge's transaction (`src/guilds/departures.ts`). */
-export async function purgeGuildAlerts(tx: Kysely<Tables>, guildId: string): Promise<number> {
-  const k = tx.withTables<AlertTables>() as unknown as Kysely<AlertTables>;
-  const result = await k.deleteFrom('price_alerts').where('guild_id', '=', guildId).executeTakeFirst();
-  return Number(result.numDeletedRows);
 }
 
 export {
@@ -342,3 +381,5 @@ export {
   type NewAlert,
   type PriceAlert,
 } from './model.ts';
+
+export { purgeGuildAlerts } from './purge.ts';

@@ -166,12 +166,15 @@ export class AlertWatch implements Source {
     const now = clock.now();
     await this.#repo.setSkinPrice(skinIndex, price, now);
     let fired = 0;
+    // Each move is one conditional statement (`store.ts`): the hysteresis' state lives in the row.
     for (const alert of await this.#repo.forSkin(skinIndex)) {
-      const move = transition(alert, price);
+      const move = transition(alert, price, now);
       if (move === 'fire' && price !== undefined && (await this.#repo.fire(alert.id, price, now))) {
         fired += 1;
         await hook?.('fired', alert.id);
-      } else if (move === 'rearm') await this.#repo.rearm(alert.id);
+      } else if (move === 'pend') await this.#repo.pend(alert.id, now);
+      else if (move === 'unpend') await this.#repo.unpend(alert.id);
+      else if (move === 'rearm') await this.#repo.rearm(alert.id);
     }
     return fired;
   }

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely
 import { alertsMigration } from './migrations/alerts.ts';
 import { linksMigration } from './migrations/links.ts';
 import { grantsMigration } from './migrations/grants.ts';
+import { alertsOwnerMigration } from './migrations/alerts-owner.ts';
 
 /**
  * The schema's history, oldest first, the same on SQLite and PostgreSQL. A migration is never edited once
@@ -312,6 +313,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026-11-24-005-alerts': alertsMigration,
   '2026-11-27-006-links': linksMigration,
   '2026-11-27-007-grants': grantsMigration,
+  '2026-11-27-008-alerts-owner': alertsOwnerMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -71,6 +71,10 @@ describe('/alert', () => {
     expect(listed.embeds[0]?.description).toContain('waiting');
 
     dms(world);
+    // Two checks see the price past the threshold: it fires.
+    await drive(world.clock, process.announcements.pollOnce());
+    expect(dms(world)).toHaveLength(0);
+    await world.clock.advance(5 * 60_000);
     await drive(world.clock, process.announcements.pollOnce());
     const sent = dms(world);
     expect(sent).toHaveLength(1);
@@ -103,7 +107,11 @@ describe('/alert', () => {
       { permissions: PermissionFlagsBits.ManageGuild },
     );
     expect(managed.embeds[0]?.description).toContain(`<#${world.channelId}>`);
-    for (let i = 1; i < 10; i += 1) await run('add', { skin: skin.index, direction: 'below', price: 10 + i });
+    // The channel alert is the server's: the user still has all 10 of their own for DMs.
+    for (let i = 1; i <= 10; i += 1) {
+      const made = await run('add', { skin: skin.index, direction: 'below', price: 10 + i });
+      expect(made.embeds[0]?.title).toBe('Price alert set');
+    }
     const over = await run('add', { skin: skin.index, direction: 'below', price: 99 });
     expect(over.embeds[0]?.description ?? over.content).toMatch(/already have 10 price alerts/);
   });
@@ -118,10 +126,75 @@ describe('/alert', () => {
     const skin = listedSkin();
     await run('add', { skin: skin.index, direction: 'above', price: 1 });
     await drive(world.clock, process.announcements.pollOnce());
+    await world.clock.advance(5 * 60_000);
+    await drive(world.clock, process.announcements.pollOnce());
     expect(dms(world)).toHaveLength(0);
     const listed = await run('list');
     expect(listed.embeds[0]?.description).toMatch(
       /⚠️ disabled: your DMs do not accept messages from the bot/,
     );
+  });
+
+  it('a manager lists every alert made in the server, paged with owners, and removes a member’s', async () => {
+    const { world } = fixture;
+    await fixture.start({ commands: true });
+    const skin = listedSkin();
+    const repo = new AlertRepository(world.db);
+    const now = world.clock.now();
+    // Five members fill their own ten DM alerts each: none of the server's 50 places.
+    for (let member = 0; member < 5; member += 1)
+      for (let i = 0; i < 10; i += 1) {
+        const made = await repo.add(
+          {
+            guildId: world.guildId,
+            userId: `30000000000000050${member}`,
+            channelId: undefined,
+            skinIndex: skin.index,
+            skinName: 'Skin',
+            direction: 'below',
+            threshold: 100 + i,
+            locale: 'en-US',
+          },
+          { user: 10, guild: 50 },
+          now,
+        );
+        expect(made.status).toBe('created');
+      }
+    const admin = { permissions: PermissionFlagsBits.ManageGuild, userId: '300000000000000900' };
+    const channelAlert = await run(
+      'add',
+      { skin: skin.index, direction: 'below', price: 10, channel: world.channelId },
+      admin,
+    );
+    expect(channelAlert.embeds[0]?.title).toBe('Price alert set');
+
+    // A member may not see the server's list.
+    const member = { userId: '300000000000000502' };
+    const refused = await run('list', { server: true }, member);
+    expect(refused.embeds[0]?.description ?? refused.content).toMatch(/Manage Server/);
+    const first = await run('list', { server: true }, admin);
+    expect(first.embeds[0]?.title).toBe('Price alerts made in this server (51)');
+    expect(first.embeds[0]?.description).toContain('by <@300000000000000500>');
+    expect(first.embeds[0]?.footer?.text).toContain('Channel alerts: 1 of 50');
+    const buttons = (first.components[0] as { components: Array<{ custom_id: string; label: string }> })
+      .components;
+    expect(buttons.map((button) => button.label)).toEqual(['◀ Previous', 'Page 1 of 6', 'Next ▶']);
+    const second = await world.discord
+      .clickButton(first, buttons[2]?.custom_id ?? '', {
+        memberPermissions: PermissionFlagsBits.ManageGuild,
+      })
+      .final();
+    expect(second.embeds[0]?.description).toContain('by <@300000000000000501>');
+
+    // The manager removes a member's DM alert: the member is named, and it is gone.
+    const [victim] = await repo.forUser('300000000000000503');
+    const removed = await run('remove', { id: victim?.id ?? '' }, admin);
+    expect(removed.embeds[0]?.description).toContain('of <@300000000000000503>');
+    expect(await repo.get(victim?.id ?? '')).toBeUndefined();
+    // Another member may not.
+    const [other] = await repo.forUser('300000000000000504');
+    const notYours = await run('remove', { id: other?.id ?? '' }, member);
+    expect(notYours.embeds[0]?.description ?? notYours.content).toMatch(/no price alert with the id/);
+    expect(await repo.get(other?.id ?? '')).toBeDefined();
   });
 });

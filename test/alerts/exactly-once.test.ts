@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AlertRepository } from '../../src/alerts/store.ts';
 import { renderAlertList } from '../../src/render/alerts.ts';
 import { translations, useWorldPerTest } from '../announcements/support.ts';
-import { FakePrices, SKIN, USER, addAlert, dms, run, watchFor } from './support.ts';
+import { FakePrices, SKIN, USER, addAlert, dms, pollTwice, run, watchFor } from './support.ts';
 
 const fixture = useWorldPerTest();
 const CLAIM_TTL = 30_000;
@@ -25,6 +25,10 @@ describe('exactly once', () => {
     await addAlert(world);
     const a = watchFor(world, prices, { holder: 'a' });
     const b = watchFor(world, prices, { holder: 'b' });
+    // Both see the crossing at once: that is one check, not the two it takes.
+    await Promise.all([a.poll(run()), b.poll(run())]);
+    expect(await new AlertRepository(world.db).pending()).toEqual([]);
+    await world.clock.advance(a.intervalMs(1));
     await Promise.all([a.poll(run()), b.poll(run()), a.poll(run()), b.poll(run())]);
     await Promise.all([a.deliverPending(), b.deliverPending()]);
     expect(dms(world)).toHaveLength(1);
@@ -43,6 +47,8 @@ describe('exactly once', () => {
         if (step === 'claimed') throw new Crash('killed');
       },
     });
+    await crashing.poll(run());
+    await world.clock.advance(crashing.intervalMs(1));
     await expect(crashing.poll(run())).rejects.toBeInstanceOf(Crash);
     expect(dms(world)).toHaveLength(0);
     // The restarted process: the claim still holds it off, then it expires.
@@ -74,6 +80,8 @@ describe('exactly once', () => {
         if (step === 'sent') throw new Crash('killed');
       },
     });
+    await crashing.poll(run());
+    await world.clock.advance(crashing.intervalMs(1));
     await expect(crashing.poll(run())).rejects.toBeInstanceOf(Crash);
     expect(dms(world)).toHaveLength(1);
     const restarted = watchFor(world, prices, { holder: 'b', claimTtlMs: CLAIM_TTL });
@@ -97,6 +105,8 @@ describe('exactly once', () => {
         if (step === 'sent') throw new Crash('killed');
       },
     });
+    await crashing.poll(run());
+    await world.clock.advance(crashing.intervalMs(1));
     await expect(crashing.poll(run())).rejects.toBeInstanceOf(Crash);
     await world.clock.advance(10 * 60_000);
     await watchFor(world, prices, { holder: 'b' }).deliverPending();
@@ -117,7 +127,7 @@ describe('a DM the user does not accept', () => {
     const blocked = await addAlert(world);
     const fine = await addAlert(world, { userId: other });
     const watch = watchFor(world, prices);
-    await watch.poll(run());
+    await pollTwice(world, watch);
     const repo = new AlertRepository(world.db);
     expect((await repo.get(blocked.id))?.status).toBe('disabled');
     expect((await repo.get(blocked.id))?.disabledReason).toBe('dmBlocked');
@@ -130,8 +140,9 @@ describe('a DM the user does not accept', () => {
     expect(dmPosts()).toBe(1);
     const list = renderAlertList(translations.for('en-US'), await repo.forUser(USER), {
       user: 10,
+      used: 1,
       guild: 50,
-      guildUsed: 2,
+      guildUsed: 0,
     });
     expect(list.embeds?.[0]?.description).toMatch(/disabled: your DMs do not accept messages from the bot/);
   });

@@ -67,6 +67,16 @@ export async function addAlert(world: World, fields: Partial<NewAlert> = {}): Pr
   return added.alert;
 }
 
+/**
+ * A crossing seen and confirmed: two checks, the interval apart, see the skin at its current price (an
+ * alert fires only when two checks in a row see the price past its threshold).
+ */
+export async function pollTwice(world: World, watch: AlertWatch): Promise<void> {
+  await watch.poll(run());
+  await world.clock.advance(watch.intervalMs(1));
+  await watch.poll(run());
+}
+
 /** Messages the bot posted in the user's DMs. */
 export function dms(world: World, userId = USER) {
   return world.discord.messages(world.discord.dmChannelId(userId)).filter((m) => m.kind === 'channel');

@@ -6,6 +6,7 @@ import { REQUIRED_CHANNEL_PERMISSIONS } from '../../commands/subscribe/manage.ts
 import { ANNOUNCEMENT_KINDS } from '../../src/announcements/kinds/index.ts';
 import { checkMessageLimits } from '../../src/render/text.ts';
 import {
+  commandOptions,
   invoke,
   startProcess,
   startWorld,
@@ -75,8 +76,21 @@ describe('/subscribe', () => {
 
   it('subscribes a channel to featured maps with a role, answering privately', async () => {
     const role = world.discord.addRole(world.guildId, { name: 'mappers' });
-    await until(() => bot.client.guilds.cache.get(world.guildId)?.roles.cache.has(role.id) === true);
-    const reply = await run('subscribe', 'maps', { channel: world.channelId, role: role.id });
+    // The caller may ping it (Mention @everyone); the bot may not, which the answer notes.
+    const mentioner = world.discord.addRole(world.guildId, {
+      name: 'mentioners',
+      permissions: PermissionFlagsBits.MentionEveryone,
+    });
+    await until(() => bot.client.guilds.cache.get(world.guildId)?.roles.cache.has(mentioner.id) === true);
+    const reply = await world.discord
+      .invokeCommand({
+        name: 'subscribe',
+        guildId: world.guildId,
+        options: commandOptions('subscribe', 'maps', { channel: world.channelId, role: role.id }),
+        memberPermissions: MANAGER,
+        memberRoles: [mentioner.id],
+      })
+      .final();
     expect(reply.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(reply.embeds[0]?.title).toBe('Subscribed');
     const [stored] = await world.repos.subscriptions.forGuild(world.guildId);

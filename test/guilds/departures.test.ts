@@ -85,7 +85,7 @@ describe('the data of a server the bot left', () => {
     expect(await repos.subscriptions.get(gone)).toBeDefined();
 
     const purged = await departures.purge(T0 + GUILD_DATA_GRACE_MS, log);
-    expect(purged).toEqual([{ guildId: 'g-gone', leftAt: T0, subscriptions: 1, kpdKey: true }]);
+    expect(purged).toMatchObject([{ guildId: 'g-gone', leftAt: T0, subscriptions: 1, kpdKey: true }]);
     expect(await repos.subscriptions.forGuild('g-gone')).toEqual([]);
     expect(await repos.refs.get(gone, 'map:1')).toBeUndefined();
     expect(await new KpdKeyRecords(db).has('g-gone')).toBe(false);

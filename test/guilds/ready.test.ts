@@ -6,6 +6,9 @@ import { startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/
 import { GuildDepartures } from '../../src/guilds/departures.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import { until } from '../announcements/support.ts';
+import { AlertRepository } from '../../src/alerts/store.ts';
+import { RoleRules } from '../../src/roles/rules.ts';
+import { GuildMembers } from '../../src/history/members.ts';
 import { startTestBot } from '../support/stack.ts';
 
 /**
@@ -58,6 +61,45 @@ describe('departures seen at READY', () => {
       await until(async () => (await departures.leftAt(gone)) !== undefined);
       await until(async () => (await departures.leftAt(here.id)) === undefined);
       expect(await departures.leftAt(gone)).toBeGreaterThan(5);
+    } finally {
+      await bot.stop();
+    }
+  });
+
+  it('marks a server with no subscription but role rules, members or alerts as left', async () => {
+    const withRule = '100000000000000201';
+    const withAlert = '100000000000000202';
+    const withMember = '100000000000000203';
+    await new RoleRules(db).add({
+      guildId: withRule,
+      kind: 'verified',
+      params: {},
+      roleIds: ['9'],
+      createdBy: '1',
+      createdAt: 1,
+    });
+    const added = await new AlertRepository(db).add(
+      {
+        guildId: withAlert,
+        userId: '300000000000000001',
+        channelId: undefined,
+        skinIndex: 1,
+        skinName: 'Skin',
+        direction: 'below',
+        threshold: 10,
+        locale: 'en-US',
+      },
+      { user: 10, guild: 50 },
+      1,
+    );
+    expect(added.status).toBe('created');
+    await new GuildMembers(db).seen(withMember, '300000000000000001', 1);
+    const departures = new GuildDepartures(db);
+
+    const bot = await startTestBot(sandbox, discord, { store, database: db, announcements: false });
+    try {
+      for (const guildId of [withRule, withAlert, withMember])
+        await until(async () => (await departures.leftAt(guildId)) !== undefined);
     } finally {
       await bot.stop();
     }
