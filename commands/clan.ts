@@ -120,6 +120,9 @@ export const command: Command<typeof data> = {
 
   autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const typed = ctx.interaction.options.getFocused();
-    return nameSearchOf(ctx.services).suggest('clan', typed, ctx.interaction.user.id);
+    return nameSearchOf(ctx.services).suggest('clan', typed, {
+      user: ctx.interaction.user.id,
+      guild: ctx.interaction.guildId,
+    });
   },
 };

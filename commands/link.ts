@@ -158,10 +158,9 @@ export const command: Command<typeof data> = {
   },
 
   autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    return nameSearchOf(ctx.services).suggest(
-      'player',
-      ctx.interaction.options.getFocused(),
-      ctx.interaction.user.id,
-    );
+    return nameSearchOf(ctx.services).suggest('player', ctx.interaction.options.getFocused(), {
+      user: ctx.interaction.user.id,
+      guild: ctx.interaction.guildId,
+    });
   },
 };

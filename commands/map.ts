@@ -245,7 +245,10 @@ export const command: Command<typeof data> = {
     const focused = ctx.interaction.options.getFocused(true);
     const kind = focused.name === 'player' ? 'player' : 'map';
     return kind === 'player'
-      ? nameSearchOf(ctx.services).suggest('player', focused.value, ctx.interaction.user.id)
+      ? nameSearchOf(ctx.services).suggest('player', focused.value, {
+          user: ctx.interaction.user.id,
+          guild: ctx.interaction.guildId,
+        })
       : Promise.resolve(ctx.services.names.suggest(kind, focused.value));
   },
 };

@@ -314,7 +314,10 @@ export const command: Command<typeof data> = {
 
   autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const typed = ctx.interaction.options.getFocused();
-    return nameSearchOf(ctx.services).suggest('player', typed, ctx.interaction.user.id);
+    return nameSearchOf(ctx.services).suggest('player', typed, {
+      user: ctx.interaction.user.id,
+      guild: ctx.interaction.guildId,
+    });
   },
 };
 

@@ -269,7 +269,10 @@ export const command: Command<typeof data> = {
   async autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const focused = ctx.interaction.options.getFocused(true);
     if (focused.name === 'clan')
-      return nameSearchOf(ctx.services).suggest('clan', focused.value, ctx.interaction.user.id);
+      return nameSearchOf(ctx.services).suggest('clan', focused.value, {
+        user: ctx.interaction.user.id,
+        guild: ctx.interaction.guildId,
+      });
     const guildId = ctx.interaction.guildId;
     if (focused.name !== 'id' || guildId === null) return [];
     const query = focused.value.trim().toLowerCase();

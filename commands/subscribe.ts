@@ -111,6 +111,9 @@ export const command: Command = {
   autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const focused = ctx.interaction.options.getFocused(true);
     if (focused.name !== 'clan') return Promise.resolve([]);
-    return nameSearchOf(ctx.services).suggest('clan', focused.value, ctx.interaction.user.id);
+    return nameSearchOf(ctx.services).suggest('clan', focused.value, {
+      user: ctx.interaction.user.id,
+      guild: ctx.interaction.guildId,
+    });
   },
 };

@@ -163,7 +163,10 @@ export const command: Command<typeof data> = {
   async autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const focused = ctx.interaction.options.getFocused(true);
     if (focused.name === 'player')
-      return nameSearchOf(ctx.services).suggest('player', focused.value, ctx.interaction.user.id);
+      return nameSearchOf(ctx.services).suggest('player', focused.value, {
+        user: ctx.interaction.user.id,
+        guild: ctx.interaction.guildId,
+      });
     const guildId = ctx.interaction.guildId;
     if (focused.name !== 'id' || guildId === null) return [];
     const query = focused.value.trim().toLowerCase();

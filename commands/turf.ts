@@ -118,6 +118,9 @@ export const command: Command<typeof data> = {
   autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const query = ctx.interaction.options.getFocused();
     const kind = ctx.interaction.options.getSubcommand(false) === 'clan' ? 'clan' : 'player';
-    return nameSearchOf(ctx.services).suggest(kind, query, ctx.interaction.user.id);
+    return nameSearchOf(ctx.services).suggest(kind, query, {
+      user: ctx.interaction.user.id,
+      guild: ctx.interaction.guildId,
+    });
   },
 };
