@@ -12,11 +12,13 @@ RUN apt-get update \
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 # The production code only (tsconfig.build.json leaves src/dev out), compiled to dist/ by TypeScript,
-# which is a development dependency: the next step removes it with tsx and the test tools.
+# which is a development dependency: the next step removes it with tsx and the test tools. The compiler
+# writes straight into a plain dist/ folder: nothing runs in this stage, so the build-beside-and-swap of
+# `npm run build` (scripts/dist.js, for checkouts where a bot may be running) is not needed here.
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY commands ./commands
-RUN npm run build
+RUN npx tsc -p tsconfig.build.json
 # i18next names TypeScript as an optional peer (for its typings), so pruning keeps the compiler; nothing
 # loads it at run time, so it goes too.
 RUN npm prune --omit=dev --no-audit --no-fund \
@@ -45,6 +47,6 @@ EXPOSE 8080
 # makes this check fail, so keep it set (or override HEALTHCHECK) when running the image.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.HTTP_PORT}/healthz`, { signal: AbortSignal.timeout(5000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Plain node on the compiled entry (not `npm start`, which builds first): registering the commands is
+# Plain node on the compiled entry (not `npm start`, which checks the sources first): registering the commands is
 # `node dist/src/discord/deploy.js` in the same image.
 CMD ["node", "dist/src/main.js"]

@@ -30,7 +30,7 @@ const DOMAIN = ['announcements', 'kpd', 'link', 'secrets'];
 const inFolders = (/** @type {string[]} */ folders) => folders.map((folder) => `src/${folder}/**`);
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/', 'demo-output/', 'dist/'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', 'demo-output/', 'dist/', 'dist-*/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -109,6 +109,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       ? undefined
       : await startOpsServer({
           port: config.http.port,
+          host: config.http.host,
           health: () => healthOf(client, store),
           metrics: () => metrics.text(),
           log,

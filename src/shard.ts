@@ -3,7 +3,8 @@ import { startBot, type Bot } from './bot.ts';
 import { ConfigError, loadConfig, loadDotEnv, requireDiscordToken } from './config/index.ts';
 import { configureLog, logFor } from './log/index.ts';
 import { ShardEnvironmentError, pinShards } from './processes/environment.ts';
-import { answerMetricsRequests } from './processes/ipc.ts';
+import { answerMetricsRequests, shareForgets } from './processes/ipc.ts';
+import { forgetKeptTokens, relayTokenForgets } from './me/token-memory.ts';
 import { createMetrics } from './metrics/index.ts';
 
 /**
@@ -57,6 +58,9 @@ async function main(): Promise<void> {
   const log = logFor('shard').child({ shards: shardIds });
   const metrics = createMetrics({ process: `shard-${shardIds.join('-')}` });
   const stopAnswering = answerMetricsRequests(metrics);
+  // "Forget my token" asked in one shard process drops the token kept in any of them.
+  const forgets = shareForgets(forgetKeptTokens);
+  relayTokenForgets((userId) => forgets.announce(userId));
   const starting = startBot({ config, token, announcements: false, logger: log, metrics });
 
   let stopping: Promise<void> | undefined;
@@ -72,6 +76,8 @@ async function main(): Promise<void> {
         code = 1;
       }
       stopAnswering();
+      relayTokenForgets(undefined);
+      forgets.stop();
       end(code);
     })();
   };

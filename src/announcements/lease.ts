@@ -32,11 +32,13 @@ export class Lease {
     return this.renew();
   }
 
-  /** Extends the lease when this holder still has it; false when someone else took it meanwhile. */
-  async renew(): Promise<boolean> {
-    if ((await this.#ns.get(this.#name)) !== this.#holder) return false;
-    await this.#ns.set(this.#name, this.#holder, this.#ttlMs);
-    return true;
+  /**
+   * Extends the lease when this holder still has it; false when someone else took it meanwhile. One
+   * compare-and-set in the store: a read then a write let a holder whose lease had just expired (by a
+   * faster clock elsewhere) overwrite the process that took it over, and both believed they held it.
+   */
+  renew(): Promise<boolean> {
+    return this.#ns.replace(this.#name, this.#holder, this.#holder, this.#ttlMs);
   }
 
   /** Gives the lease up at once (on a clean stop), so that another process need not wait for it to expire. */

@@ -88,7 +88,8 @@ export interface Config {
     readonly path: string;
     readonly toleranceSeconds: number;
   };
-  readonly http: { readonly port?: number };
+  /** The operations endpoint (`/healthz`, `/metrics`): off without a port; loopback unless HTTP_HOST says. */
+  readonly http: { readonly host: string; readonly port?: number };
   readonly log: { readonly level: LogLevel };
 }
 
@@ -145,7 +146,7 @@ function build(env: Environment): Config {
     },
     alerts: { userLimit: env.ALERT_USER_LIMIT, guildLimit: env.ALERT_GUILD_LIMIT },
     ...(webhook === undefined ? {} : { webhook }),
-    http: env.HTTP_PORT === undefined ? {} : { port: env.HTTP_PORT },
+    http: { host: env.HTTP_HOST, ...(env.HTTP_PORT === undefined ? {} : { port: env.HTTP_PORT }) },
     log: { level: env.LOG_LEVEL },
   };
 }
@@ -318,7 +319,7 @@ export function describeConfig(config: Config): ConfigSummary {
             toleranceSeconds: webhook.toleranceSeconds,
           },
         }),
-    http: config.http.port === undefined ? {} : { port: config.http.port },
+    http: { host: config.http.host, ...(config.http.port === undefined ? {} : { port: config.http.port }) },
     log: { level: config.log.level },
   };
 }

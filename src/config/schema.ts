@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { LOG_LEVELS } from '../log/index.ts';
 import { secretKeyFile, secretKeyValue } from './secret-key.ts';
@@ -31,6 +32,7 @@ export const CONFIG_VARIABLES = [
   'WEBHOOK_PATH',
   'WEBHOOK_TOLERANCE_SECONDS',
   'HTTP_PORT',
+  'HTTP_HOST',
   'LOG_LEVEL',
   'PROCESS_ROLE',
   'SHARD_COUNT',
@@ -43,6 +45,7 @@ export type ProcessRole = (typeof PROCESS_ROLES)[number];
 
 export type Variable = (typeof CONFIG_VARIABLES)[number];
 
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/;
 const SANDBOX_HINT = '`npm run sandbox` starts a local stand-in and prints working values';
 const DATABASE_SCHEMES = ['sqlite:', 'postgres:', 'postgresql:'];
 const STORE_SCHEMES = ['sqlite:', 'redis:', 'rediss:', 'postgres:', 'postgresql:', 'memory:'];
@@ -194,6 +197,15 @@ export const environment = z
     ),
     WEBHOOK_TOLERANCE_SECONDS: text.pipe(integer(1, 3600).default(300)),
     HTTP_PORT: optional(integer(1, 65535)),
+    // Loopback by default: /metrics and /healthz are for the machine's own probes and scrapers.
+    HTTP_HOST: text.pipe(
+      z
+        .string()
+        .refine((value) => isIP(value) !== 0 || HOST_NAME.test(value), {
+          error: 'must be an IP address (127.0.0.1, 0.0.0.0, ::) or a host name such as localhost',
+        })
+        .default('127.0.0.1'),
+    ),
     LOG_LEVEL: text.pipe(
       z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     ),

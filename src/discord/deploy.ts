@@ -1,3 +1,4 @@
+import { existsSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { REST, Routes, type RESTGetCurrentApplicationResult } from 'discord.js';
 import { ConfigError, loadConfig, loadDotEnv, requireDiscordToken } from '../config/index.ts';
@@ -48,6 +49,8 @@ async function main(): Promise<number> {
   }
 }
 
-// Run as `npm run deploy`; imported (by tests) it only exports deployCommands.
+// Run as `npm run deploy`; imported (by tests) it only exports deployCommands. Node names this module by
+// its real path, the command line by the path given: through the `dist` link they differ.
 const entry = process.argv[1];
-if (entry !== undefined && import.meta.url === pathToFileURL(entry).href) process.exitCode = await main();
+if (entry !== undefined && existsSync(entry) && import.meta.url === pathToFileURL(realpathSync(entry)).href)
+  process.exitCode = await main();

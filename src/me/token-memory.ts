@@ -83,8 +83,18 @@ export class AccessTokenMemory {
     return { token: entry.token, until: entry.until };
   }
 
-  /** Drops the token of `userId`; true when one was kept. */
+  /**
+   * Drops the token of `userId`, here and, through the relay {@link relayTokenForgets} installed, in
+   * every other shard process (DMs are handled by shard 0); true when this process kept one.
+   */
   forget(userId: string): boolean {
+    const kept = this.forgetHere(userId);
+    relay?.(userId);
+    return kept;
+  }
+
+  /** Drops the token of `userId` in this process only (a forget another shard process relayed). */
+  forgetHere(userId: string): boolean {
     const kept = this.get(userId) !== undefined;
     this.#drop(userId);
     return kept;
@@ -130,14 +140,36 @@ export class AccessTokenMemory {
  * starts with none. Keyed weakly, so services that are let go take their tokens with them.
  */
 const memories = new WeakMap<object, AccessTokenMemory>();
+/** The same memories, for a forget relayed from another shard process; held weakly too. */
+const inProcess = new Set<WeakRef<AccessTokenMemory>>();
+/** Tells the other shard processes of a forget; none outside a shard process. */
+let relay: ((userId: string) => void) | undefined;
 
 export function accessTokenMemory(services: { readonly clock: Clock }): AccessTokenMemory {
   let memory = memories.get(services);
   if (!memory) {
     memory = new AccessTokenMemory(services.clock);
     memories.set(services, memory);
+    inProcess.add(new WeakRef(memory));
   }
   return memory;
+}
+
+/**
+ * In a shard process: forgets made here are also told to the other shard processes through `announce`
+ * (`shareForgets` of src/processes/ipc.ts carries them); `undefined` stops telling.
+ */
+export function relayTokenForgets(announce: ((userId: string) => void) | undefined): void {
+  relay = announce;
+}
+
+/** A forget another shard process told: the user's token goes from every memory of this process. */
+export function forgetKeptTokens(userId: string): void {
+  for (const ref of inProcess) {
+    const memory = ref.deref();
+    if (memory === undefined) inProcess.delete(ref);
+    else memory.forgetHere(userId);
+  }
 }
 
 /** Drops every token the services' process keeps (called when it stops). */

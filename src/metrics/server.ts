@@ -22,7 +22,10 @@ export interface HealthReport {
 export interface OpsServerOptions {
   /** 0 picks a free port (tests); `OpsServer.port` tells which. */
   readonly port: number;
-  /** Every interface by default (a container's probes come from outside it). */
+  /**
+   * The loopback interface by default: the endpoint says how the bot is doing and is nobody else's
+   * business (HTTP_HOST opens it, e.g. 0.0.0.0 for a scraper in another container).
+   */
   readonly host?: string;
   readonly health: () => HealthReport | Promise<HealthReport>;
   /** The Prometheus text, e.g. `() => metrics.text()` or a merge of the children's snapshots. */
@@ -34,6 +37,8 @@ export interface OpsServerOptions {
 
 export interface OpsServer {
   readonly port: number;
+  /** The address it listens on: 127.0.0.1 unless told otherwise. */
+  readonly address: string;
   close(): Promise<void>;
 }
 
@@ -54,14 +59,15 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => {
+    server.listen(options.port, options.host ?? '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  const { port, address } = server.address() as AddressInfo;
   return {
     port,
+    address,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -113,3 +113,72 @@ export async function requestMetrics(shard: ShardChannel, timeoutMs: number): Pr
     if (listener) shard.off('message', listener);
   }
 }
+
+/**
+ * `/me forget` in one shard process must drop the token wherever it is kept: DMs reach shard 0, a
+ * server's command its own shard. The shard that was asked tells the manager
+ * `{ killfeed: 'forget-token', userId }`, and the manager relays it to every shard process, the asking
+ * one included. Only the user id travels, never a token.
+ */
+const FORGET = 'forget-token';
+
+export interface ForgetMessage {
+  readonly killfeed: typeof FORGET;
+  readonly userId: string;
+}
+
+const SNOWFLAKE = /^\d{17,20}$/;
+
+export function isForget(message: unknown): message is ForgetMessage {
+  return (
+    isRecord(message) &&
+    message.killfeed === FORGET &&
+    typeof message.userId === 'string' &&
+    SNOWFLAKE.test(message.userId)
+  );
+}
+
+export interface ForgetSharing {
+  /** Tells every other shard process of this manager that `userId` asked to be forgotten. */
+  announce(userId: string): void;
+  stop(): void;
+}
+
+/**
+ * In a shard process: `drop` is called for every forget the manager relays; `announce` sends this
+ * process's own. Without a channel (not forked) announcing does nothing: there is no other shard.
+ */
+export function shareForgets(drop: (userId: string) => void, channel: ChildChannel = process): ForgetSharing {
+  const send = channel.send?.bind(channel);
+  if (send === undefined) return { announce: () => undefined, stop: () => undefined };
+  const listener = (message: unknown) => {
+    if (isForget(message)) drop(message.userId);
+  };
+  channel.on('message', listener);
+  return {
+    announce(userId) {
+      if (channel.connected === false || !SNOWFLAKE.test(userId)) return;
+      const message: ForgetMessage = { killfeed: FORGET, userId };
+      try {
+        send(message, () => undefined);
+      } catch {
+        // The manager is gone: so are the other shard processes it ran.
+      }
+    },
+    stop: () => channel.off('message', listener),
+  };
+}
+
+/**
+ * In the manager: relays each forget `from` announces to every shard `all()` returns. Returns a
+ * function that stops relaying.
+ */
+export function relayForgets(from: ShardChannel, all: () => Iterable<ShardChannel>): () => void {
+  const listener = (message: unknown) => {
+    if (!isForget(message)) return;
+    const relayed: ForgetMessage = { killfeed: FORGET, userId: message.userId };
+    for (const shard of all()) void shard.send(relayed).catch(() => undefined);
+  };
+  from.on('message', listener);
+  return () => from.off('message', listener);
+}

@@ -43,6 +43,8 @@ export interface RunningProcess {
   readonly metrics: Metrics;
   readonly fleet: ShardFleet | undefined;
   readonly worker: Worker | undefined;
+  /** The `/healthz` and `/metrics` endpoint, when HTTP_PORT is set. */
+  readonly ops: OpsServer | undefined;
   health(): HealthReport;
   stop(): Promise<void>;
 }
@@ -69,6 +71,7 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
     if (config.http.port !== undefined) {
       ops = await startOpsServer({
         port: config.http.port,
+        host: config.http.host,
         health,
         metrics: () => mergedMetrics(metrics, fleet),
         log,
@@ -106,6 +109,7 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
     metrics,
     fleet,
     worker,
+    ops,
     health,
     stop() {
       stopped ??= stopAll();

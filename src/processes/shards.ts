@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { systemClock, unrefSleep, type Clock } from '../core/clock.ts';
 import type { ShardState } from '../metrics/recorders.ts';
 import { keepingEnvironment, shardEnvironment, type Environment } from './environment.ts';
-import { requestMetrics } from './ipc.ts';
+import { relayForgets, requestMetrics } from './ipc.ts';
 import { DEFAULT_RESPAWN_LIMITS, RespawnBudget, type RespawnLimits } from './respawn.ts';
 import type { ShardPlan } from './shard-count.ts';
 
@@ -155,6 +155,8 @@ export function startShardFleet(options: ShardFleetOptions): ShardFleet {
       void respawnLater(shard);
     });
     shard.on('error', (error) => log.error({ err: error, shard: shard.id }, 'shard error'));
+    // A user's "forget my token" reaches every shard process, whichever one the user asked.
+    relayForgets(shard, () => manager.shards.values());
   });
 
   /** Resolves when every shard of `group` is ready or dead, or `readyTimeoutMs` passed, or stop. */

@@ -36,6 +36,11 @@ end
 if ARGV[3] == '0' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3]) end
 return 1`;
 
+const SWAP_IF_EQUAL = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[3] == '0' then redis.call('SET', KEYS[1], ARGV[2]) else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
+return 1`;
+
 export function isLive(entry: Stored, now: number): boolean {
   return typeof entry.expires !== 'number' || now <= entry.expires;
 }
@@ -57,6 +62,8 @@ export interface Backend {
   read(physicalKey: string): Promise<string | undefined>;
   /** Writes `raw` under `physicalKey` unless a live entry is there; true when it wrote. Atomic. */
   add(physicalKey: string, raw: string, ttlMs: number | undefined, now: number): Promise<boolean>;
+  /** Writes `raw` under `physicalKey` only while the stored text is exactly `expected`; true when it wrote. Atomic. */
+  swap(physicalKey: string, expected: string, raw: string, ttlMs: number | undefined): Promise<boolean>;
   /** Entries whose physical key starts with `<namespace>:`, with that prefix removed, raw as stored. */
   scan(
     namespace: string,
@@ -98,6 +105,8 @@ export function createMemoryBackend(): Backend {
       map.set(physicalKey, raw);
       return Promise.resolve(true);
     },
+    swap: (physicalKey, expected, raw) =>
+      Promise.resolve(map.get(physicalKey) === expected && map.set(physicalKey, raw).has(physicalKey)),
     scan(namespace) {
       const start = `${namespace}:`;
       return [...map]
@@ -151,6 +160,15 @@ export async function createSqliteBackend(url: string): Promise<Backend> {
         physicalKey,
         raw,
         now,
+      );
+      return rows.length === 1;
+    },
+    async swap(physicalKey, expected, raw) {
+      const rows = await query(
+        `UPDATE ${table} SET value = ? WHERE key = ? AND value = ? RETURNING key`,
+        raw,
+        physicalKey,
+        expected,
       );
       return rows.length === 1;
     },
@@ -234,6 +252,14 @@ export async function createPostgresBackend(url: string, connectTimeoutMs: numbe
       );
       return rows.length === 1;
     },
+    async swap(physicalKey, expected, raw) {
+      const rows = await query(`UPDATE ${table} SET value = $1 WHERE key = $2 AND value = $3 RETURNING key`, [
+        raw,
+        physicalKey,
+        expected,
+      ]);
+      return rows.length === 1;
+    },
     async *scan(namespace) {
       // The adapter's iterator reports a failed query as an 'error' event and simply stops: turn that
       // back into an exception, so that a listing is never silently cut short.
@@ -294,6 +320,13 @@ export async function createRedisBackend(url: string, connectTimeoutMs: number):
         arguments: [raw, String(now), String(ttlMs ?? 0)],
       });
       return added === 1;
+    },
+    async swap(physicalKey, expected, raw, ttlMs) {
+      const swapped = await client.eval(SWAP_IF_EQUAL, {
+        keys: [physicalKey],
+        arguments: [expected, raw, String(ttlMs ?? 0)],
+      });
+      return swapped === 1;
     },
     async *scan(namespace) {
       // SCAN may return a key more than once.

@@ -36,6 +36,12 @@ export interface Namespace<T = unknown> {
    * store: of concurrent callers exactly one gets `true`. For leases and de-duplication.
    */
   add(key: string, value: T, ttlMs?: number): Promise<boolean>;
+  /**
+   * Compare-and-set: writes `value` (with a new lifetime) only while the live entry still holds
+   * `expected`, as JSON, and nobody wrote it in between; true when it wrote. Atomic across every process
+   * sharing the store: a renewal cannot overwrite what another process put there meanwhile.
+   */
+  replace(key: string, expected: T, value: T, ttlMs?: number): Promise<boolean>;
   /** Every live entry of this namespace, in no particular order; entries changed meanwhile may or may not appear. */
   entries(): AsyncIterableIterator<[key: string, value: T]>;
 }
@@ -162,6 +168,21 @@ class KeyvNamespace<T> implements Namespace<T> {
     const now = Date.now();
     const raw = encode(ttl === undefined ? { value } : { value, expires: now + ttl });
     return this.#guard.run('add', () => this.#backend.add(physical, raw, ttl, now));
+  }
+
+  async replace(key: string, expected: T, value: T, ttlMs?: number): Promise<boolean> {
+    const physical = this.#key(key);
+    checkValue(value);
+    const ttl = ttlOf(ttlMs);
+    const raw = await this.#guard.run('read', () => this.#backend.read(physical));
+    if (raw === undefined) return false;
+    const now = Date.now();
+    const entry = decode(raw);
+    if (!isLive(entry, now) || JSON.stringify(entry.value) !== JSON.stringify(expected)) return false;
+    const next = encode(ttl === undefined ? { value } : { value, expires: now + ttl });
+    // The swap compares the whole stored text read above (its expiry included): any write in between
+    // makes it fail.
+    return this.#guard.run('replace', () => this.#backend.swap(physical, raw, next, ttl));
   }
 
   async *entries(): AsyncIterableIterator<[key: string, value: T]> {

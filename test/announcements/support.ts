@@ -437,6 +437,7 @@ export function flakyStore(inner: Store): FlakyStore {
         delete: (key) => guard(() => ns.delete(key)),
         has: (key) => guard(() => ns.has(key)),
         add: (key, value, ttlMs) => guard(() => ns.add(key, value, ttlMs)),
+        replace: (key, expected, value, ttlMs) => guard(() => ns.replace(key, expected, value, ttlMs)),
         async *entries() {
           await guard(() => Promise.resolve());
           yield* ns.entries();

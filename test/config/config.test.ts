@@ -72,7 +72,7 @@ describe('loadConfig defaults', () => {
       events: { pollSeconds: 30, leaseSeconds: 90 },
       follow: { trackLimit: 50, trackMinutes: 5, linkedHours: 24 },
       alerts: { userLimit: 10, guildLimit: 50 },
-      http: {},
+      http: { host: '127.0.0.1' },
       log: { level: 'info' },
     });
     expect('token' in config.discord).toBe(false);
@@ -95,6 +95,17 @@ describe('loadConfig defaults', () => {
     expect(config.log.level).toBe('info');
     expect(config.events.pollSeconds).toBe(30);
     expect('port' in config.http).toBe(false);
+  });
+
+  it('binds the ops endpoint to the loopback interface unless HTTP_HOST says otherwise', () => {
+    expect(loadConfig({ ...BASE, HTTP_PORT: '8080' }).http).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(loadConfig({ ...BASE, HTTP_HOST: '  ' }).http.host).toBe('127.0.0.1');
+    for (const host of ['0.0.0.0', '::', '10.0.0.5', 'localhost', 'metrics.internal']) {
+      expect(loadConfig({ ...BASE, HTTP_HOST: host }).http.host).toBe(host);
+    }
+    for (const host of ['http://0.0.0.0', '0.0.0.0:8080', 'two words']) {
+      expect(() => loadConfig({ ...BASE, HTTP_HOST: host })).toThrow(/HTTP_HOST: must be an IP address/);
+    }
   });
 
   it('reads every variable when set', () => {

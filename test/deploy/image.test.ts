@@ -139,12 +139,15 @@ describe('npm run build', () => {
     expect(compiledPath('commands/player.ts')).toBe('dist/commands/player.js');
   });
 
-  it('is what npm start and npm run deploy run, with plain node, after a fresh build', () => {
-    expect(pkg.scripts.build).toBe('tsc -p tsconfig.build.json');
-    expect(pkg.scripts.start).toBe(`node ${compiledPath('src/main.ts')}`);
-    expect(pkg.scripts.deploy).toBe(`node ${compiledPath('src/discord/deploy.ts')}`);
-    expect(pkg.scripts.prestart).toBe('npm run build');
-    expect(pkg.scripts.predeploy).toBe('npm run build');
+  it('is what npm start and npm run deploy run, with plain node, built only when stale', () => {
+    // scripts/dist.js compiles tsconfig.build.json beside dist/ and swaps it in (test/processes/start.test.ts).
+    expect(pkg.scripts.build).toBe('node scripts/build.js');
+    expect(pkg.scripts.start).toBe(`node scripts/run.js ${compiledPath('src/main.ts')}`);
+    expect(pkg.scripts.deploy).toBe(`node scripts/run.js ${compiledPath('src/discord/deploy.ts')}`);
+    // No clean build before every start: it deleted dist/ under the bots already running from it.
+    expect(pkg.scripts.prestart).toBeUndefined();
+    expect(pkg.scripts.predeploy).toBeUndefined();
+    expect(pkg.scripts.prebuild).toBeUndefined();
   });
 
   it('needs only production dependencies at run time; tsx is for development', () => {
@@ -165,8 +168,9 @@ describe('Dockerfile', () => {
     const runs = of(buildStage, 'RUN').map((i) => i.args);
     const step = (prefix: string) => runs.findIndex((run) => run.startsWith(prefix));
     expect(step('npm ci')).toBeGreaterThanOrEqual(0);
-    expect(step('npm run build')).toBeGreaterThan(step('npm ci'));
-    expect(step('npm prune --omit=dev')).toBeGreaterThan(step('npm run build'));
+    const build = 'npx tsc -p tsconfig.build.json';
+    expect(step(build)).toBeGreaterThan(step('npm ci'));
+    expect(step('npm prune --omit=dev')).toBeGreaterThan(step(build));
     // Kept by the prune as an optional peer of i18next, the compiler is removed: the image never builds.
     expect(runs[step('npm prune --omit=dev')]).toContain('rm -rf node_modules/typescript ');
   });

@@ -1,11 +1,12 @@
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/index.ts';
 import type { ShardState } from '../../src/metrics/index.ts';
 import { startShardFleet, type ShardFleet, type ShardFleetOptions } from '../../src/processes/shards.ts';
 import { ManualClock } from '../support/clock.ts';
-import { within } from './support.ts';
+import { until, within } from './support.ts';
 
 /**
  * The shard manager with tiny plain-JavaScript shard processes (test/processes/fixtures) instead of the
@@ -134,4 +135,29 @@ describe('the shard manager', () => {
     expect(alive(pid)).toBe(false);
     expect(lines.map((line) => line.msg)).toContain('shard process did not stop in time: killing it');
   });
+
+  it("relays a user's forget from the shard asked to every other shard process", async () => {
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const shards = start({
+      plan: { total: 2, ids: [0, 1], maxConcurrency: 2 },
+      env: { PATH: process.env.PATH ?? '', FORGET: '1' },
+      entry: {
+        file: fileURLToPath(new URL('fixtures/shard-forget.ts', import.meta.url)),
+        execArgv: ['--import', tsx],
+      },
+    });
+    await within(30_000, shards.allReady, 'shards ready');
+    const kept = async () =>
+      Object.fromEntries(
+        ((await shards.metrics(10_000)) as Array<{ shard: string; kept: boolean }>).map((s) => [
+          s.shard,
+          s.kept,
+        ]),
+      );
+    // Both keep a token for the user; shard 1 is then asked to forget it (as /me forget in a server
+    // of shard 1), and shard 0, which handles the user's DMs, must drop its own.
+    expect(await kept()).toEqual({ 0: true, 1: true });
+    await until(async () => (await kept())[0] === false, 10_000, 'shard 0 dropped the token');
+    expect(await kept()).toEqual({ 0: false, 1: false });
+  }, 60_000);
 });

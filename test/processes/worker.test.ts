@@ -48,6 +48,11 @@ describe('a worker process', () => {
     expect(discord!.requests().filter((r) => r.path === '/gateway/bot')).toEqual([]);
   });
 
+  it('serves /healthz and /metrics on the loopback interface only, HTTP_HOST being unset', () => {
+    expect(running!.ops?.address).toBe('127.0.0.1');
+    expect(running!.ops?.port).toBe(port);
+  });
+
   it('serves its own metrics, without shards', async () => {
     const metrics = await ops(port, '/metrics');
     expect(metrics?.status).toBe(200);
