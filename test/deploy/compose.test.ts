@@ -116,7 +116,8 @@ describe('compose.yaml', () => {
 
   it('mounts the key from a secret file, not from the environment', () => {
     expect(compose.secrets?.killfeed_key?.file).toBeDefined();
-    for (const [name, service] of bots) expect(environmentOf(service).SECRET_KEY, name).toBeUndefined();
+    // Set empty, so that a SECRET_KEY from .env (env_file) is overridden: the config reads '' as unset.
+    for (const [name, service] of bots) expect(environmentOf(service).SECRET_KEY ?? '', name).toBe('');
   });
 
   it('runs shard processes whose SHARD_IDS split 0..SHARD_COUNT-1 between them, and exactly one worker', () => {
