@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ActionRowBuilder,
   ApplicationCommandOptionType,
@@ -192,18 +191,30 @@ describe('slash commands through the stand-in', () => {
     expect(resolvedName).toBe('guild-owner');
   });
 
-  it('refuses the first reply after 3 s with 10062 Unknown interaction', async () => {
-    const failures = handle(async (interaction) => {
-      if (!interaction.isChatInputCommand()) return;
-      await sleep(3200);
-      await interaction.reply('too late');
-    });
-    const pending = standin.invokeCommand({ name: 'slow', guildId: guild.id });
-    await expect.poll(() => failures.length, { timeout: 8000 }).toBe(1);
-    expect(failures[0]).toBeInstanceOf(DiscordAPIError);
-    expect(failures[0]).toMatchObject({ code: 10062, status: 404 });
-    await expect(pending.response(10)).rejects.toThrow(/timed out/);
-    expect(standin.messages()).toEqual([]);
+  it('refuses a first reply that comes after the interaction’s window with 10062 Unknown interaction', async () => {
+    // A window of 0 ms (Discord's is 3 s): any reply comes after it, and nothing waits for time to pass.
+    const strict = await startDiscordStandin({ interactionTimeoutMs: 0 });
+    const strictClient = await readyClient(strict);
+    try {
+      const strictGuild = strict.addGuild({ name: 'Strict' });
+      strict.addChannel(strictGuild.id, { name: 'general' });
+      const failure = new Promise<unknown>((resolve) => {
+        strictClient.on(Events.InteractionCreate, (interaction) => {
+          if (!interaction.isChatInputCommand()) return;
+          interaction.reply('too late').then(() => resolve(undefined), resolve);
+        });
+      });
+      const pending = strict.invokeCommand({ name: 'slow', guildId: strictGuild.id });
+      const error = await failure;
+      expect(error).toBeInstanceOf(DiscordAPIError);
+      expect(error).toMatchObject({ code: 10062, status: 404 });
+      // No callback was recorded (a wait of 0 ms: it would be there already).
+      await expect(pending.response(0)).rejects.toThrow(/timed out/);
+      expect(strict.messages()).toEqual([]);
+    } finally {
+      await strictClient.destroy();
+      await strict.close();
+    }
   });
 
   it('refuses a second initial response with 40060', async () => {
