@@ -1,3 +1,4 @@
+import { Events } from 'discord.js';
 import type { Logger } from 'pino';
 import { startBot, type Bot, type BotOptions } from '../../src/bot.ts';
 import { loadConfig } from '../../src/config/index.ts';
@@ -59,17 +60,32 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     async healthBecomes(status) {
       const healthy = status === 200;
       const { health: storeHealth } = stack.store;
-      if (storeHealth.healthy !== healthy) {
-        await new Promise<void>((resolve) => {
-          const off = storeHealth.onChange((now) => {
-            if (now !== healthy) return;
-            off();
-            resolve();
+      const { client } = stack.bot;
+      for (;;) {
+        if (storeHealth.healthy !== healthy) {
+          // The store's health changes only through its probes: told by its change events.
+          await new Promise<void>((resolve) => {
+            const off = storeHealth.onChange((now) => {
+              if (now !== healthy) return;
+              off();
+              resolve();
+            });
           });
+        }
+        const reply = await health();
+        if (reply.status === status) return;
+        // The store agrees, so the gateway session is what differs (a reconnect): wait for it to be back.
+        if (client.isReady() || !healthy) throw new Error(`/healthz answered ${reply.status}, not ${status}`);
+        await new Promise<void>((resolve) => {
+          const back = () => {
+            client.off(Events.ShardReady, back);
+            client.off(Events.ShardResume, back);
+            resolve();
+          };
+          client.on(Events.ShardReady, back);
+          client.on(Events.ShardResume, back);
         });
       }
-      const reply = await health();
-      if (reply.status !== status) throw new Error(`/healthz answered ${reply.status}, not ${status}`);
     },
   };
 }
