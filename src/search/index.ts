@@ -337,6 +337,11 @@ export class NameSearch {
   get cacheSize(): number {
     return this.#cache.size;
   }
+
+  /** Resolves once the upstream searches under way now have answered and filled the cache (for tests). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#inFlight.values()]);
+  }
 }
 
 /** What was typed, trimmed and cut to what the API takes. */

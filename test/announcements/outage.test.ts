@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import type { StepHook } from '../../src/announcements/delivery.ts';
 import {
   capturedLog,
   flakyDatabase,
   flakyStore,
   posted,
   subscribeDirectly,
-  until,
   useWorldPerTest,
 } from './support.ts';
 
@@ -23,12 +23,17 @@ describe('a store outage under the poll loop', () => {
     const polls = { down: false, failures: 0 };
     const db = flakyDatabase(world.db, polls);
     await subscribeDirectly(world, { kind: 'maps' });
-    const process = await fixture.start({ store, db, log, announcements: { autoStart: true } });
-    // The first poll pages through the history and leaves the cursor; then the loop sleeps.
-    await until(
-      async () => (await world.repos.cursors.get('types=map.featured,map.unfeatured')) !== undefined,
-    );
-    await until(() => world.clock.sleepers > 0);
+    // The first poll pages through the history and leaves the cursor (the 'cursor' step says when); then
+    // the loop sleeps.
+    let cursorMoved!: () => void;
+    const cursor = new Promise<void>((resolve) => (cursorMoved = resolve));
+    const hook: StepHook = (step, info) => {
+      if (step === 'cursor' && info.eventKey.startsWith('page:')) cursorMoved();
+    };
+    const process = await fixture.start({ store, db, log, announcements: { autoStart: true, hook } });
+    await cursor;
+    expect(await world.repos.cursors.get('types=map.featured,map.unfeatured')).toBeDefined();
+    await world.clock.whenSleeping(1);
 
     store.down = true;
     polls.down = true;
@@ -39,7 +44,7 @@ describe('a store outage under the poll loop', () => {
     // Ten minutes of outage, woken every interval.
     for (let step = 0; step < 30; step += 1) {
       await world.clock.advance(INTERVAL_MS);
-      await until(() => world.clock.sleepers > 0);
+      await world.clock.whenSleeping(1);
     }
     const attempts = polls.failures - failuresBefore;
     // Without backoff this is 30 polls of each source (one per interval); with it, a handful.
@@ -69,7 +74,7 @@ describe('a store outage under the poll loop', () => {
     // Polls go on as usual afterwards, and nothing is posted again.
     for (let step = 0; step < 10; step += 1) {
       await world.clock.advance(INTERVAL_MS);
-      await until(() => world.clock.sleepers > 0);
+      await world.clock.whenSleeping(1);
     }
     await process.announcements.flush();
     expect(posted(world)).toHaveLength(1);

@@ -3,6 +3,7 @@ import { EventsFeed } from '../../src/announcements/sources.ts';
 import { text } from '../../src/render/common.ts';
 import type { Step } from '../../src/announcements/delivery.ts';
 import type { CommunityMap } from '../../src/dev/sandbox/index.ts';
+import { jumpWallClock } from '../support/clock.ts';
 import { busiestWindow, drive, posted, subscribeDirectly, useWorldPerTest } from './support.ts';
 
 /**
@@ -231,11 +232,16 @@ describe('restart at each step of delivery', () => {
       expect(crashed).toBe(true);
       await crashing.stop();
 
-      // Its claims expire (200 ms here); the restarted process resumes from what is stored.
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      const restarted = await start();
-      await drive(fixture.world.clock, restarted.announcements.pollOnce());
-      await drive(fixture.world.clock, restarted.announcements.pollOnce());
+      // Its claims expire (200 ms here, measured by Date.now(): the wall clock is moved past them); the
+      // restarted process resumes from what is stored.
+      const wall = jumpWallClock(250);
+      try {
+        const restarted = await start();
+        await drive(fixture.world.clock, restarted.announcements.pollOnce());
+        await drive(fixture.world.clock, restarted.announcements.pollOnce());
+      } finally {
+        wall.restore();
+      }
       for (const channelId of channels) {
         const titles = posted(fixture.world, channelId).map((m) => m.embeds[0]?.title);
         expect(titles, channelId).toEqual(featuredTitles(maps));

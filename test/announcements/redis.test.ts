@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/dev/net.ts';
+import { spawnRedisServer } from '../store/redis-server.ts';
 import type { CommunityMap } from '../../src/dev/sandbox/index.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import {
@@ -25,25 +25,8 @@ const required = process.env.CI !== undefined && process.env.CI !== '' && proces
 
 async function startRedis(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(
-    REDIS_SERVER,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const url = `redis://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    try {
-      const probe = await createStore(url, { connectTimeoutMs: 200, purgeIntervalMs: 0 });
-      await probe.close();
-      return { child, url };
-    } catch {
-      await sleep(50);
-    }
-  }
-  child.kill('SIGTERM');
-  throw new Error('redis-server did not start');
+  const child = await spawnRedisServer(port);
+  return { child, url: `redis://127.0.0.1:${port}` };
 }
 
 describe('redis-server is available', () => {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -47,6 +47,7 @@ import {
   type PendingInteraction,
 } from '../../src/dev/standin/index.ts';
 import { StoreError, createStore, type Namespace, type Store } from '../../src/store/index.ts';
+import { spawnRedisServer } from '../store/redis-server.ts';
 import { ManualClock } from '../support/clock.ts';
 import { freePort } from '../../src/dev/net.ts';
 import { captureSnapshots } from '../../src/history/capture.ts';
@@ -330,13 +331,18 @@ export function invoke(
   name: string,
   subcommand: string | undefined,
   values: Readonly<Record<string, OptionValue>> = {},
-  extra: { readonly memberPermissions?: bigint; readonly locale?: string } = {},
+  extra: {
+    readonly memberPermissions?: bigint;
+    readonly memberRoles?: readonly string[];
+    readonly locale?: string;
+  } = {},
 ): PendingInteraction {
   return world.discord.invokeCommand({
     name,
     guildId: world.guildId,
     options: commandOptions(name, subcommand, values),
     ...(extra.memberPermissions === undefined ? {} : { memberPermissions: extra.memberPermissions }),
+    ...(extra.memberRoles === undefined ? {} : { memberRoles: [...extra.memberRoles] }),
     ...(extra.locale === undefined ? {} : { locale: extra.locale }),
   });
 }
@@ -455,29 +461,14 @@ export const redisAvailable = existsSync(REDIS_SERVER);
 /** A redis-server of the test's own on 127.0.0.1 (nothing saved); the test stops it with `stop()`. */
 export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    REDIS_SERVER,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
+  const child: ChildProcess = await spawnRedisServer(port);
   const stop = async () => {
     if (child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await exited;
   };
-  const url = `redis://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    try {
-      const probe = await createStore(url, { connectTimeoutMs: 200, purgeIntervalMs: 0 });
-      await probe.close();
-      return { url, stop };
-    } catch {
-      await sleep(50);
-    }
-  }
-  await stop();
-  throw new Error('redis-server did not start');
+  return { url: `redis://127.0.0.1:${port}`, stop };
 }
 
 /**

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TierClient } from '../../src/api/client.ts';
 import { RateLimitedError } from '../../src/api/errors.ts';
@@ -126,7 +125,7 @@ describe.skipIf(!redisAvailable)('tier clients of two processes sharing their li
     // Two windows (the key's and its events route's), named by hashes only, kept in one Redis slot.
     const connection = openRedisConnection(redis.url, 2_000);
     try {
-      for (let i = 0; i < 200 && !connection.ready; i += 1) await sleep(10);
+      if (!connection.ready) await new Promise<void>((resolve) => connection.onReady(resolve));
       const keys = ((await connection.send(['KEYS', `${prefix}*`])) as string[]).sort();
       expect(keys).toHaveLength(2);
       const slots = keys.map((key) => /\{([0-9a-f]{24})\}/.exec(key)?.[1]);

@@ -1,19 +1,17 @@
-import { ApplicationCommandOptionType, MessageFlags, PermissionFlagsBits } from 'discord.js';
+import {
+  ApplicationCommandOptionType,
+  Events,
+  MessageFlags,
+  PermissionFlagsBits,
+  type ClientEvents,
+} from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { command as subscribe } from '../../commands/subscribe.ts';
 import { SUBSCRIBE_KINDS } from '../../commands/subscribe/kinds.ts';
 import { REQUIRED_CHANNEL_PERMISSIONS } from '../../commands/subscribe/manage.ts';
 import { ANNOUNCEMENT_KINDS } from '../../src/announcements/kinds/index.ts';
 import { checkMessageLimits } from '../../src/render/text.ts';
-import {
-  commandOptions,
-  invoke,
-  startProcess,
-  startWorld,
-  until,
-  type Process,
-  type World,
-} from '../announcements/support.ts';
+import { invoke, startProcess, startWorld, type Process, type World } from '../announcements/support.ts';
 
 /** /subscribe, /subscriptions and /unsubscribe through the real discord.js client and the stand-in. */
 let world: World;
@@ -36,6 +34,22 @@ beforeEach(async () => {
     await world.repos.subscriptions.delete(subscription.id);
   }
 });
+
+/**
+ * Resolves once `check` holds in the bot's cache: checked now, then again at each of `events` the bot's
+ * client receives from the stand-in's gateway (what fills that cache), never on a timer.
+ */
+async function cached(check: () => boolean, events: ReadonlyArray<keyof ClientEvents>): Promise<void> {
+  if (check()) return;
+  await new Promise<void>((resolve) => {
+    const listener = () => {
+      if (!check()) return;
+      for (const event of events) bot.client.off(event, listener);
+      resolve();
+    };
+    for (const event of events) bot.client.on(event, listener);
+  });
+}
 
 async function run(
   name: string,
@@ -81,16 +95,18 @@ describe('/subscribe', () => {
       name: 'mentioners',
       permissions: PermissionFlagsBits.MentionEveryone,
     });
-    await until(() => bot.client.guilds.cache.get(world.guildId)?.roles.cache.has(mentioner.id) === true);
-    const reply = await world.discord
-      .invokeCommand({
-        name: 'subscribe',
-        guildId: world.guildId,
-        options: commandOptions('subscribe', 'maps', { channel: world.channelId, role: role.id }),
-        memberPermissions: MANAGER,
-        memberRoles: [mentioner.id],
-      })
-      .final();
+    await cached(() => {
+      const roles = bot.client.guilds.cache.get(world.guildId)?.roles.cache;
+      return roles?.has(role.id) === true && roles.has(mentioner.id);
+    }, [Events.GuildRoleCreate]);
+    const reply = await invoke(
+      world,
+      'subscribe',
+      'maps',
+      { channel: world.channelId, role: role.id },
+      { memberPermissions: MANAGER, memberRoles: [mentioner.id] },
+    ).final();
+    expect(checkMessageLimits({ content: reply.content, embeds: reply.embeds })).toEqual([]);
     expect(reply.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(reply.embeds[0]?.title).toBe('Subscribed');
     const [stored] = await world.repos.subscriptions.forGuild(world.guildId);
@@ -152,14 +168,14 @@ describe('/subscribe', () => {
     for (const [name, flag] of REQUIRED_CHANNEL_PERMISSIONS) {
       const channelId = world.addChannel(`no-${name.toLowerCase()}`);
       world.discord.setBotPermissions(world.guildId, channelId, all & ~flag);
-      await until(() => {
+      await cached(() => {
         const channel = bot.client.channels.cache.get(channelId);
         return (
           channel !== undefined &&
           'permissionOverwrites' in channel &&
           channel.permissionOverwrites.cache.size > 0
         );
-      });
+      }, [Events.ChannelCreate, Events.ChannelUpdate]);
       const reply = await run('subscribe', 'maps', { channel: channelId });
       const label = name.replace(/([a-z])([A-Z])/g, '$1 $2');
       expect(describeReply(reply), name).toContain(`missing **${label}**`);
@@ -197,7 +213,7 @@ describe('/subscriptions and /unsubscribe', () => {
     expect(describeReply(empty)).toContain('Nothing is announced here yet');
     await run('subscribe', 'maps', { channel: world.channelId });
     const other = world.addChannel('turf-news');
-    await until(() => bot.client.channels.cache.has(other));
+    await cached(() => bot.client.channels.cache.has(other), [Events.ChannelCreate]);
     await run('subscribe', 'turf', { channel: other });
     const turf = (await world.repos.subscriptions.forGuild(world.guildId)).find((s) => s.kind === 'turf')!;
     await world.repos.subscriptions.disable(turf.id, 'unknownChannel', 10003, world.clock.now());

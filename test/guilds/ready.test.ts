@@ -5,7 +5,6 @@ import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
 import { GuildDepartures } from '../../src/guilds/departures.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
-import { until } from '../announcements/support.ts';
 import { AlertRepository } from '../../src/alerts/store.ts';
 import { RoleRules } from '../../src/roles/rules.ts';
 import { GuildMembers } from '../../src/history/members.ts';
@@ -57,13 +56,11 @@ describe('departures seen at READY', () => {
     await departures.left(here.id, 5);
 
     const bot = await startTestBot(sandbox, discord, { store, database: db, announcements: false });
-    try {
-      await until(async () => (await departures.leftAt(gone)) !== undefined);
-      await until(async () => (await departures.leftAt(here.id)) === undefined);
-      expect(await departures.leftAt(gone)).toBeGreaterThan(5);
-    } finally {
-      await bot.stop();
-    }
+    // READY started the writes before the bot was ready; stop() waits for the writes under way (and leaves
+    // the database handed in open).
+    await bot.stop();
+    expect(await departures.leftAt(gone)).toBeGreaterThan(5);
+    expect(await departures.leftAt(here.id)).toBeUndefined();
   });
 
   it('marks a server with no subscription but role rules, members or alerts as left', async () => {
@@ -97,11 +94,8 @@ describe('departures seen at READY', () => {
     const departures = new GuildDepartures(db);
 
     const bot = await startTestBot(sandbox, discord, { store, database: db, announcements: false });
-    try {
-      for (const guildId of [withRule, withAlert, withMember])
-        await until(async () => (await departures.leftAt(guildId)) !== undefined);
-    } finally {
-      await bot.stop();
-    }
+    await bot.stop();
+    for (const guildId of [withRule, withAlert, withMember])
+      expect(await departures.leftAt(guildId), guildId).toBeDefined();
   });
 });

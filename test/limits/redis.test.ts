@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RequestBudget } from '../../src/announcements/budget.ts';
 import { createSharedLimits, type LimitWindow, type SharedLimits } from '../../src/limits/index.ts';
@@ -36,6 +35,7 @@ describe.skipIf(!redisAvailable)('shared limits in Redis', () => {
   let prefix: string;
   let opened: SharedLimits[];
   let logs: LogLine[][];
+  let recorders: Map<SharedLimits, ReturnType<typeof recordingLog>>;
   let raw: RedisConnection | undefined;
 
   beforeAll(async () => {
@@ -52,6 +52,7 @@ describe.skipIf(!redisAvailable)('shared limits in Redis', () => {
     prefix = `test:${randomUUID()}:`;
     opened = [];
     logs = [];
+    recorders = new Map();
     raw = undefined;
   });
 
@@ -62,7 +63,8 @@ describe.skipIf(!redisAvailable)('shared limits in Redis', () => {
   });
 
   async function instance(): Promise<SharedLimits> {
-    const { lines, log } = recordingLog();
+    const recorder = recordingLog();
+    const { lines, log } = recorder;
     const limits = await createSharedLimits({
       redisUrl: redis.url,
       clock,
@@ -74,19 +76,23 @@ describe.skipIf(!redisAvailable)('shared limits in Redis', () => {
     });
     opened.push(limits);
     logs.push(lines);
+    recorders.set(limits, recorder);
     return limits;
   }
 
   async function connect(): Promise<RedisConnection> {
     const connection = openRedisConnection(redis.url, 2_000);
     raw = connection;
-    for (let i = 0; i < 200 && !connection.ready; i += 1) await sleep(10);
+    if (!connection.ready) await new Promise<void>((resolve) => connection.onReady(resolve));
     return connection;
   }
 
-  /** Waits (bounded) until the instance counts in Redis (`true`) or alone (`false`). */
+  /**
+   * Waits until the instance counts in Redis (`true`) or alone (`false`): the switch is logged in the same
+   * turn as it is made (a warning going alone, a note coming back), so the wait is for that line.
+   */
   async function until(limits: SharedLimits, shared: boolean): Promise<void> {
-    for (let i = 0; i < 1_500 && limits.shared !== shared; i += 1) await sleep(10);
+    if (limits.shared !== shared) await recorders.get(limits)!.next(shared ? 'info' : 'warn');
     expect(limits.shared).toBe(shared);
   }
 

@@ -98,14 +98,33 @@ export interface LogLine {
   readonly fields: unknown;
 }
 
-/** A logger that keeps what it is told (`lines`), for the warnings of an outage. */
-export function recordingLog(): { lines: LogLine[]; log: Pick<Logger, 'warn' | 'info'> } {
+/**
+ * A logger that keeps what it is told (`lines`), for the warnings of an outage; `next(level)` resolves with
+ * the next line of that level, so a test awaits the moment something is logged instead of polling for it.
+ */
+export function recordingLog(): {
+  lines: LogLine[];
+  log: Pick<Logger, 'warn' | 'info'>;
+  next(level: LogLine['level']): Promise<LogLine>;
+} {
   const lines: LogLine[] = [];
+  const waiters: Array<{ level: LogLine['level']; resolve: (line: LogLine) => void }> = [];
   const write = (level: LogLine['level']) => (fields: unknown, message?: string) => {
-    if (typeof fields === 'string') lines.push({ level, message: fields, fields: {} });
-    else lines.push({ level, message: message ?? '', fields });
+    const line: LogLine =
+      typeof fields === 'string'
+        ? { level, message: fields, fields: {} }
+        : { level, message: message ?? '', fields };
+    lines.push(line);
+    for (const waiter of waiters.filter((w) => w.level === level)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(line);
+    }
   };
-  return { lines, log: { warn: write('warn'), info: write('info') } };
+  return {
+    lines,
+    log: { warn: write('warn'), info: write('info') },
+    next: (level) => new Promise((resolve) => waiters.push({ level, resolve })),
+  };
 }
 
 export const GENERAL: LimitWindow = { scope: 'key:abc@base', name: 'requests', limit: 60, windowMs: 60_000 };

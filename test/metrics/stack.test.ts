@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/api/auth.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
@@ -26,13 +25,23 @@ async function scrape(): Promise<{ raw: string; text: Exposition; type: string |
   return { raw, text: parsePrometheus(raw), type: reply.headers.get('content-type') };
 }
 
-/** Scrapes until `done` holds: the router records an interaction just after its answer has gone out. */
-async function scrapeUntil(done: (text: Exposition) => boolean): Promise<{ raw: string; text: Exposition }> {
-  for (;;) {
-    const scraped = await scrape();
-    if (done(scraped.text)) return scraped;
-    await sleep(20);
-  }
+/**
+ * Resolves once the bot's router has recorded `count` interactions of `command` (it records each just after
+ * its answer has gone out, so after the stand-in has the reply): told by the recorder itself.
+ */
+function recorded(command: string, count: number): Promise<void> {
+  const metrics = stack.bot.metrics;
+  const record = metrics.command.bind(metrics);
+  let seen = 0;
+  return new Promise((resolve) => {
+    metrics.command = (name, kind, outcome, seconds) => {
+      record(name, kind, outcome, seconds);
+      if (name === command && ++seen === count) {
+        metrics.command = record;
+        resolve();
+      }
+    };
+  });
 }
 
 describe('GET /metrics on the bot', () => {
@@ -40,15 +49,17 @@ describe('GET /metrics on the bot', () => {
     const N = 4;
     const player = stack.sandbox.world.samples.player;
     const crafted = `Robert"} 1\n${stack.sandbox.keys.default}`;
+    const done = recorded('player', N + 1);
     for (let i = 0; i < N; i += 1) await stack.invoke('player', 'profile', { name: player }).final();
     await stack.invoke('player', 'profile', { name: crafted }).final();
+    await done;
 
     const ok = { command: 'player', kind: 'command', outcome: 'ok' };
-    const total = (text: Exposition) =>
-      text.samples
-        .filter((s) => s.name === 'killfeed_commands_total' && s.labels.command === 'player')
-        .reduce((sum, s) => sum + s.value, 0);
-    const { raw, text } = await scrapeUntil((t) => total(t) === N + 1);
+    const { raw, text } = await scrape();
+    const total = text.samples
+      .filter((s) => s.name === 'killfeed_commands_total' && s.labels.command === 'player')
+      .reduce((sum, s) => sum + s.value, 0);
+    expect(total).toBe(N + 1);
     expect(valueOf(text, 'killfeed_commands_total', ok)).toBe(N);
     expect(valueOf(text, 'killfeed_command_duration_seconds_count', ok)).toBe(N);
     expect(valueOf(text, 'killfeed_command_duration_seconds_bucket', { ...ok, le: '+Inf' })).toBe(N);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { command as clanCommand } from '../../commands/clan.ts';
 import { command as playerCommand } from '../../commands/player.ts';
 import { nameSearchOf } from '../../src/search/index.ts';
-import { commandOptions, routeCommands, until, useWorldPerTest } from '../announcements/support.ts';
+import { commandOptions, routeCommands, useWorldPerTest } from '../announcements/support.ts';
 import type { AutocompleteOptions, MessageRecord } from '../../src/dev/standin/index.ts';
 
 /**
@@ -101,7 +101,8 @@ describe('autocomplete with the search endpoint', () => {
     const first = await autocomplete('player', 'profile', name.slice(0, 4), 800);
     expect(first).toEqual([`${name.slice(0, 4)}SeenBefore`]);
     expect(nameSearchOf(proc.services).stats.answeredFromKnown).toBe(1);
-    await until(() => nameSearchOf(proc.services).cacheSize === 1);
+    await nameSearchOf(proc.services).settled();
+    expect(nameSearchOf(proc.services).cacheSize).toBe(1);
     const before = world.sandbox.requests.count('/players/search');
     // No clock advance: a keystroke covered by the cache answers at once, without waiting for anything.
     expect(await autocomplete('player', 'profile', name.slice(0, 5))).toContain(name);

@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { connect } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../src/dev/net.ts';
 
 /**
@@ -22,15 +20,32 @@ export interface RedisServer {
   start(): Promise<void>;
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    const done = (up: boolean) => {
-      socket.destroy();
-      resolve(up);
+/**
+ * Starts redis-server on `port` of 127.0.0.1 (nothing saved) and resolves once it says it accepts
+ * connections: its own "Ready to accept connections" line, read from its output, not a poll of the port.
+ */
+export function spawnRedisServer(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen = (seen + chunk.toString('utf8')).slice(-4_096);
+      if (!seen.includes('Ready to accept connections')) return;
+      child.stdout.off('data', onData);
+      // Its later lines are read and dropped, so that a full pipe never stalls it.
+      child.stdout.resume();
+      child.off('exit', onExit);
+      resolve(child);
     };
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
+    const onExit = (code: number | null) =>
+      reject(new Error(`redis-server exited (${code}) before it was ready`));
+    child.stdout.on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', reject);
   });
 }
 
@@ -39,16 +54,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   let child: ChildProcess | undefined;
   let paused = false;
   const start = async () => {
-    child = spawn(
-      REDIS_SERVER,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
-    for (let attempt = 0; attempt < 200; attempt += 1) {
-      if (await accepts(port)) return;
-      await sleep(25);
-    }
-    throw new Error('redis-server did not start');
+    child = await spawnRedisServer(port);
   };
   const stop = async () => {
     const running = child;

@@ -418,8 +418,25 @@ describe.runIf(postgresUp)('postgres connection pool', () => {
     const query = (backend.keyv.store as KeyvPostgres).query;
     // The lost connections are logged as warnings, expected here: counted, not printed.
     configureLog('error');
-    const warned = vi.spyOn(logFor('store'), 'warn');
-    const lost = () => warned.mock.calls.filter((call) => call[1] === 'postgres idle connection lost').length;
+    // Each lost idle connection is logged: the test awaits those lines rather than polling for them.
+    let lostCount = 0;
+    let onLost: () => void = () => undefined;
+    const store = logFor('store');
+    const warn = store.warn.bind(store);
+    const warned = vi.spyOn(store, 'warn').mockImplementation((...args: Parameters<typeof warn>) => {
+      warn(...args);
+      if (args[1] === 'postgres idle connection lost') {
+        lostCount += 1;
+        onLost();
+      }
+    });
+    const allLost = (count: number) =>
+      new Promise<void>((resolve) => {
+        onLost = () => {
+          if (lostCount >= count) resolve();
+        };
+        onLost();
+      });
     try {
       // Several queries at once leave several idle connections in the pool.
       await Promise.all(Array.from({ length: 4 }, () => query('SELECT pg_sleep(0.05)')));
@@ -429,7 +446,8 @@ describe.runIf(postgresUp)('postgres connection pool', () => {
       );
       expect(killed.length).toBeGreaterThan(0);
       // Once the pool has seen each idle connection die (it logs each), it must open new ones.
-      await expect.poll(lost, { timeout: 10_000, interval: 10 }).toBe(killed.length);
+      await allLost(killed.length);
+      expect(lostCount).toBe(killed.length);
       const rows = await query('SELECT 1 AS one');
       expect(rows).toEqual([{ one: 1 }]);
     } finally {

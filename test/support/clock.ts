@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import type { Clock } from '../../src/core/clock.ts';
 
 /**
@@ -6,6 +7,8 @@ import type { Clock } from '../../src/core/clock.ts';
 export class ManualClock implements Clock {
   #now: number;
   #sleepers: Array<{ at: number; resolve: () => void; reject: (reason: unknown) => void }> = [];
+  /** Tests waiting for a number of sleepers (`whenSleeping`), told each time one starts to sleep. */
+  #watchers: Array<{ count: number; resolve: () => void }> = [];
 
   constructor(start = Date.UTC(2026, 10, 21, 12, 0, 0)) {
     this.#now = start;
@@ -33,6 +36,9 @@ export class ManualClock implements Clock {
       };
       this.#sleepers.push(sleeper);
       signal?.addEventListener('abort', onAbort, { once: true });
+      const ready = this.#watchers.filter((w) => this.#sleepers.length >= w.count);
+      this.#watchers = this.#watchers.filter((w) => !ready.includes(w));
+      for (const watcher of ready) watcher.resolve();
     });
   }
 
@@ -67,15 +73,25 @@ export class ManualClock implements Clock {
 
   /**
    * Resolves once at least `count` sleepers wait on this clock: for code that reaches its wait only after
-   * real I/O (a reply from a local server). Polls, bounded by `timeoutMs` of real time.
+   * real I/O (a reply from a local server). Told by `sleep` itself; `timeoutMs` of real time only bounds a
+   * wait that would otherwise hang, with a clear error.
    */
-  async whenSleeping(count = 1, timeoutMs = 10_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.#sleepers.length < count) {
-      if (Date.now() > deadline)
-        throw new Error(`no ${count} sleeper(s) on the manual clock in ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
+  whenSleeping(count = 1, timeoutMs = 10_000): Promise<void> {
+    if (this.#sleepers.length >= count) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const watcher = {
+        count,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#watchers = this.#watchers.filter((w) => w !== watcher);
+        reject(new Error(`no ${count} sleeper(s) on the manual clock in ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.#watchers.push(watcher);
+    });
   }
 }
 
@@ -86,4 +102,15 @@ export async function flush(): Promise<void> {
 
 function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+}
+
+/**
+ * Moves the wall clock (`Date.now()`) forward by `ms` at once instead of waiting it out: for lifetimes the
+ * key-value store measures by it (delivery claims, leases), which no manual clock reaches. It keeps running
+ * from there; `restore()` gives the real clock back (call it in `finally`).
+ */
+export function jumpWallClock(ms: number): { restore(): void } {
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  vi.setSystemTime(Date.now() + ms);
+  return { restore: () => vi.useRealTimers() };
 }

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { Events } from 'discord.js';
 import type { Logger } from 'pino';
 import { startBot, type Bot, type BotOptions } from '../../src/bot.ts';
 import { loadConfig } from '../../src/config/index.ts';
@@ -30,7 +30,11 @@ export interface HealthReply {
 export interface TestStack extends Stack {
   /** `GET /healthz` (start with `health: true`). */
   health(): Promise<HealthReply>;
-  /** Polls `/healthz` until it answers `status`; bounded by the test's timeout, never by a duration. */
+  /**
+   * Resolves once `/healthz` answers `status`: the store's health (what it follows once the client is
+   * ready) is awaited through its change events, then the endpoint is asked once. Bounded by the test's
+   * timeout, never by a duration.
+   */
   healthBecomes(status: number): Promise<void>;
 }
 
@@ -54,7 +58,34 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     ...stack,
     health,
     async healthBecomes(status) {
-      while ((await health()).status !== status) await sleep(TEST_HEALTH_PROBE_MS);
+      const healthy = status === 200;
+      const { health: storeHealth } = stack.store;
+      const { client } = stack.bot;
+      for (;;) {
+        if (storeHealth.healthy !== healthy) {
+          // The store's health changes only through its probes: told by its change events.
+          await new Promise<void>((resolve) => {
+            const off = storeHealth.onChange((now) => {
+              if (now !== healthy) return;
+              off();
+              resolve();
+            });
+          });
+        }
+        const reply = await health();
+        if (reply.status === status) return;
+        // The store agrees, so the gateway session is what differs (a reconnect): wait for it to be back.
+        if (client.isReady() || !healthy) throw new Error(`/healthz answered ${reply.status}, not ${status}`);
+        await new Promise<void>((resolve) => {
+          const back = () => {
+            client.off(Events.ShardReady, back);
+            client.off(Events.ShardResume, back);
+            resolve();
+          };
+          client.on(Events.ShardReady, back);
+          client.on(Events.ShardResume, back);
+        });
+      }
     },
   };
 }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ActionRowBuilder,
   ApplicationCommandOptionType,
@@ -39,13 +38,23 @@ afterEach(async () => {
   await standin.close();
 });
 
-/** Runs the handler for every interaction, keeping its failures for the test to see. */
-function handle(handler: (interaction: Interaction) => Promise<unknown>): unknown[] {
+/**
+ * Runs the handler for every interaction, keeping its failures for the test to see; `settled` resolves
+ * once the handler of the first interaction has finished, either way (what a test awaits instead of
+ * polling).
+ */
+function handle(
+  handler: (interaction: Interaction) => Promise<unknown>,
+): unknown[] & { readonly settled: Promise<void> } {
   const failures: unknown[] = [];
+  let finished!: () => void;
+  const settled = new Promise<void>((resolve) => (finished = resolve));
   client.on(Events.InteractionCreate, (interaction) => {
-    handler(interaction).catch((error: unknown) => failures.push(error));
+    handler(interaction)
+      .catch((error: unknown) => failures.push(error))
+      .finally(finished);
   });
-  return failures;
+  return Object.assign(failures, { settled });
 }
 
 describe('slash commands through the stand-in', () => {
@@ -110,7 +119,7 @@ describe('slash commands through the stand-in', () => {
   });
 
   it('fills a deferred reply with the first follow-up, and adds later ones as follow-ups', async () => {
-    handle(async (interaction) => {
+    const handled = handle(async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       await interaction.deferReply();
       await interaction.followUp('first');
@@ -120,7 +129,8 @@ describe('slash commands through the stand-in', () => {
     const reply = await pending.final();
     expect(reply.content).toBe('first');
     expect(reply.flags).toBe(0);
-    await expect.poll(() => pending.followUps().length).toBe(1);
+    await handled.settled;
+    expect(pending.followUps()).toHaveLength(1);
     expect(pending.followUps()[0]).toMatchObject({
       kind: 'followUp',
       content: 'second',
@@ -130,7 +140,7 @@ describe('slash commands through the stand-in', () => {
 
   it('returns the message with withResponse, fetches it with fetchReply and removes it with deleteReply', async () => {
     const seen: unknown[] = [];
-    handle(async (interaction) => {
+    const handled = handle(async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       const response = await interaction.reply({ content: 'kept for a moment', withResponse: true });
       seen.push(response.resource?.message?.content, response.interaction.responseMessageLoading);
@@ -140,7 +150,7 @@ describe('slash commands through the stand-in', () => {
     });
     const pending = standin.invokeCommand({ name: 'temp', guildId: guild.id });
     await pending.final();
-    await expect.poll(() => seen.length).toBe(4);
+    await handled.settled;
     expect(seen).toEqual(['kept for a moment', false, 'kept for a moment', 'deleted']);
     expect(standin.messages()).toEqual([]);
   });
@@ -192,18 +202,30 @@ describe('slash commands through the stand-in', () => {
     expect(resolvedName).toBe('guild-owner');
   });
 
-  it('refuses the first reply after 3 s with 10062 Unknown interaction', async () => {
-    const failures = handle(async (interaction) => {
-      if (!interaction.isChatInputCommand()) return;
-      await sleep(3200);
-      await interaction.reply('too late');
-    });
-    const pending = standin.invokeCommand({ name: 'slow', guildId: guild.id });
-    await expect.poll(() => failures.length, { timeout: 8000 }).toBe(1);
-    expect(failures[0]).toBeInstanceOf(DiscordAPIError);
-    expect(failures[0]).toMatchObject({ code: 10062, status: 404 });
-    await expect(pending.response(10)).rejects.toThrow(/timed out/);
-    expect(standin.messages()).toEqual([]);
+  it('refuses a first reply that comes after the interaction’s window with 10062 Unknown interaction', async () => {
+    // A window of 0 ms (Discord's is 3 s): any reply comes after it, and nothing waits for time to pass.
+    const strict = await startDiscordStandin({ interactionTimeoutMs: 0 });
+    const strictClient = await readyClient(strict);
+    try {
+      const strictGuild = strict.addGuild({ name: 'Strict' });
+      strict.addChannel(strictGuild.id, { name: 'general' });
+      const failure = new Promise<unknown>((resolve) => {
+        strictClient.on(Events.InteractionCreate, (interaction) => {
+          if (!interaction.isChatInputCommand()) return;
+          interaction.reply('too late').then(() => resolve(undefined), resolve);
+        });
+      });
+      const pending = strict.invokeCommand({ name: 'slow', guildId: strictGuild.id });
+      const error = await failure;
+      expect(error).toBeInstanceOf(DiscordAPIError);
+      expect(error).toMatchObject({ code: 10062, status: 404 });
+      // No callback was recorded (a wait of 0 ms: it would be there already).
+      await expect(pending.response(0)).rejects.toThrow(/timed out/);
+      expect(strict.messages()).toEqual([]);
+    } finally {
+      await strictClient.destroy();
+      await strict.close();
+    }
   });
 
   it('refuses a second initial response with 40060', async () => {
@@ -216,7 +238,8 @@ describe('slash commands through the stand-in', () => {
       });
     });
     await standin.invokeCommand({ name: 'twice', guildId: guild.id }).final();
-    await expect.poll(() => failures.length).toBe(1);
+    await failures.settled;
+    expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ code: 40060, status: 400 });
     expect(standin.messages().map((m) => m.content)).toEqual(['once']);
   });
@@ -227,10 +250,12 @@ describe('slash commands through the stand-in', () => {
       await interaction.reply('x'.repeat(2001));
     });
     const pending = standin.invokeCommand({ name: 'long', guildId: guild.id });
-    await expect.poll(() => failures.length).toBe(1);
+    await failures.settled;
+    expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ code: 50035, status: 400 });
     expect((failures[0] as Error).message).toContain('content[BASE_TYPE_MAX_LENGTH]');
-    await expect(pending.response(10)).rejects.toThrow();
+    // No callback was recorded (a wait of 0 ms: it would be there already).
+    await expect(pending.response(0)).rejects.toThrow();
   });
 });
 

@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ChannelType, Events, PermissionFlagsBits, type Client, type Guild } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDiscordStandin, type DiscordStandin } from '../../../src/dev/standin/index.ts';
@@ -115,8 +114,10 @@ describe('logging in to the Discord stand-in', () => {
     await standin.close();
     client = undefined;
     standin = undefined;
-    // Closed handles leave the list on the next turns of the event loop, not synchronously.
-    for (let turn = 0; turn < 100 && tcp() > before; turn++) await sleep(10);
+    // Closed handles leave the list on the next turns of the event loop (its close phase), not synchronously:
+    // counted in turns, not in time.
+    for (let turn = 0; turn < 100 && tcp() > before; turn++)
+      await new Promise((resolve) => setImmediate(resolve));
     expect(tcp()).toBe(before);
     await expect(fetch(`${restUrl}/v10/gateway`)).rejects.toThrow();
   });
