@@ -58,19 +58,22 @@ describe('roles are never left behind', () => {
       },
     );
 
-    it.runIf(database.run)(
-      `${database.name}: the process is killed between Discord's answer and the confirmation, then the rule is removed`,
-      async () => {
-        const result = await processKilledMidSync({
-          databaseUrl: await database.url(),
-          members: 30,
-          cutAfter: 5,
-        });
-        expect(result.holders).toBeGreaterThanOrEqual(5);
-        expect(result.grantRows).toBeGreaterThanOrEqual(result.holders);
-        expect(result.leftBehind).toBe(0);
-      },
-      60_000,
-    );
+    // A child process each: on PostgreSQL (the store of a bot split over processes) in the suite; the chaos
+    // run (`npm run chaos -- mid-sync`) kills one on SQLite too.
+    if (database.name === 'PostgreSQL')
+      it.runIf(database.run)(
+        `${database.name}: the process is killed between Discord's answer and the confirmation, then the rule is removed`,
+        async () => {
+          const result = await processKilledMidSync({
+            databaseUrl: await database.url(),
+            members: 30,
+            cutAfter: 5,
+          });
+          expect(result.holders).toBeGreaterThanOrEqual(5);
+          expect(result.grantRows).toBeGreaterThanOrEqual(result.holders);
+          expect(result.leftBehind).toBe(0);
+        },
+        60_000,
+      );
   }
 });
