@@ -44,13 +44,15 @@ export class GuildMembers {
       .execute();
   }
 
-  /** The guild's members seen here who have a verified link, at most {@link MAX_LEADERBOARD_MEMBERS}. */
+  /** The guild's members seen here who have a verified link, not suspended, at most {@link MAX_LEADERBOARD_MEMBERS}. */
   async linked(guildId: string): Promise<LinkedMember[]> {
     const rows = await this.#db.kysely
       .selectFrom('guild_members')
       .innerJoin('account_links', 'account_links.user_id', 'guild_members.user_id')
       .select(['guild_members.user_id as userId', 'account_links.player_name as playerName'])
       .where('guild_members.guild_id', '=', guildId)
+      // A suspended link (another player now has the name) ranks nobody until its user verifies again.
+      .where('account_links.suspended_at', 'is', null)
       .orderBy('guild_members.seen_at', 'desc')
       .limit(MAX_LEADERBOARD_MEMBERS)
       .execute();

@@ -256,27 +256,6 @@ export class RoleSyncer {
     return changes;
   }
 
-  /** Syncs every user linked to this player, with the numbers just read (after a background refresh). */
-  async syncPlayer(playerName: string, stats: SnapshotStats): Promise<number> {
-    const users = await this.#deps.db.kysely
-      .selectFrom('account_links')
-      .select('user_id')
-      .where('player_name', '=', playerName)
-      .limit(100)
-      .execute();
-    let changes = 0;
-    let failure: { readonly cause: unknown } | undefined;
-    for (const { user_id: userId } of users) {
-      try {
-        changes += await this.syncUser(userId, { playerName, stats });
-      } catch (error) {
-        failure ??= { cause: error };
-      }
-    }
-    if (failure) throw failure.cause;
-    return changes;
-  }
-
   /**
    * Takes back every role a removed rule gave, settled or not (an intent may have reached Discord), where
    * no other active rule of the server names it; a rule that does inherits the grant, so that its own

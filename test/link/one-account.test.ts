@@ -69,6 +69,8 @@ describe('one game account, one Discord user', () => {
     const linked = await h.command('link', 'status', {}, { userId }).final();
     expect(description(linked)).toContain(`You are linked to **${player}**`);
     expect(description(linked)).not.toContain('different player');
+    const board = () => h.command('server', 'leaderboard', { stat: 'level' }, { userId }).final();
+    expect(description(await board())).toContain(`<@${userId}>`);
 
     // A refresh finds another player (another id) under the linked name.
     const { services } = h.bot;
@@ -77,6 +79,8 @@ describe('one game account, one Discord user', () => {
     const suspended = await h.command('link', 'status', {}, { userId }).final();
     expect(description(suspended)).toContain(`A different player now has the name **${player}**`);
     expect(description(suspended)).toContain('verify again with `/link name` and `/link verify`');
+    // Nor does the server's leaderboard rank the user under another player's numbers.
+    expect(description(await board())).not.toContain(`<@${userId}>`);
 
     // Verifying again lifts it.
     await verifyAs(userId, player);
