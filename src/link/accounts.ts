@@ -7,7 +7,6 @@ import { isConstraintViolation } from '../db/guard.ts';
 import { FollowedPlayers } from '../history/followed.ts';
 import { DAY_MS, nameKey, parseStats, SnapshotStore } from '../history/snapshots.ts';
 import type { SnapshotStats } from '../history/stats.ts';
-import type { Account } from '../roles/rules.ts';
 
 /** A verified link of a Discord user to a game account (written by `/link verify`). */
 export interface AccountLink {
@@ -154,6 +153,13 @@ export interface FreshNumbers {
   readonly playerName: string;
   readonly playerId?: number | undefined;
   readonly stats: SnapshotStats;
+}
+
+/** What a member's game account looks like to the role rules: no link, or a link and its latest numbers. */
+export interface Account {
+  readonly playerName: string;
+  /** Undefined while no snapshot of the player exists (only `verified` can hold then). */
+  readonly stats: SnapshotStats | undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../db/index.ts';
 import type { GrantState, RoleRulesTable } from '../db/schema.ts';
-import type { SnapshotStats } from '../history/stats.ts';
+import type { Account } from '../link/accounts.ts';
 
 /**
  * A server's role rules: which of its members' game accounts earn which roles. A rule names one to three
@@ -38,13 +38,6 @@ export interface RoleRule {
   readonly state: RuleState;
   readonly createdBy: string;
   readonly createdAt: number;
-}
-
-/** What a member's game account looks like to the rules: no link, or a link and its latest numbers. */
-export interface Account {
-  readonly playerName: string;
-  /** Undefined while no snapshot of the player exists (only `verified` can hold then). */
-  readonly stats: SnapshotStats | undefined;
 }
 
 /** Whether the rule holds for a member with this account (undefined: not linked). */

@@ -2,12 +2,12 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.ts';
 import type { Database } from '../db/index.ts';
 import { GuildMembers } from '../history/members.ts';
-import { linkedAccounts, type FreshNumbers } from '../link/accounts.ts';
+import { linkedAccounts, type Account, type FreshNumbers } from '../link/accounts.ts';
 import type { SnapshotStats } from '../history/stats.ts';
 import { MEMBER_LOCKS, memberKey, RoleChanger, ServerUnavailable, type RoleRest } from './apply.ts';
 import { ruleReason } from './audit.ts';
 import { KeyedLocks } from './locks.ts';
-import { ruleHolds, RoleGrants, RoleRules, type Account, type RoleRule } from './rules.ts';
+import { ruleHolds, RoleGrants, RoleRules, type RoleRule } from './rules.ts';
 
 export { ServerUnavailable, type RoleRest } from './apply.ts';
 
