@@ -1,9 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, sql, type Dialect } from 'kysely';
+import { Kysely, Migrator, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import { StoreError } from '../store/index.ts';
 import { guarded } from './guard.ts';
+import { SchemaPostgresDialect } from './postgres-introspector.ts';
 import { migrationProvider } from './migrations.ts';
 import type { Tables } from './schema.ts';
 import { Sqlite3Dialect } from './sqlite.ts';
@@ -89,7 +90,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
   });
   // An idle client whose server connection dies is reported here; unheard, it would crash the process.
   pool.on('error', () => undefined);
-  return { dialect: new PostgresDialect({ pool }), schema };
+  return { dialect: new SchemaPostgresDialect({ pool }, schema), schema };
 }
 
 /**
