@@ -116,7 +116,7 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
   const kysely = new Kysely<Tables>({ dialect: guarded(dialect) });
   try {
     if (schema !== undefined && schema !== 'public') {
-      await sql`create schema if not exists ${sql.id(schema)}`.execute(kysely);
+      await createSchema(kysely, schema);
     }
     await migrate(kysely, schema);
   } catch (error) {
@@ -141,6 +141,20 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
       return closed;
     },
   };
+}
+
+/**
+ * Creates the schema when missing. `if not exists` is not atomic in PostgreSQL: two processes opening a
+ * new schema at once (two shards at their first start) can both see it missing, and the second's insert
+ * fails on the catalog's unique index; the schema is there all the same, which is all this asks.
+ */
+async function createSchema(kysely: Kysely<Tables>, schema: string): Promise<void> {
+  try {
+    await sql`create schema if not exists ${sql.id(schema)}`.execute(kysely);
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code !== '23505' && code !== '42P06') throw error;
+  }
 }
 
 /**

@@ -6,7 +6,8 @@ import { POSTGRES_URL, postgresDatabase, postgresRequired, postgresUp } from './
 /**
  * A database opens (and migrates) while other schemas of the same server are dropped: the migrator's
  * question "do my tables exist?" reads the bot's own schema only. Kysely's own introspector read every
- * schema and failed with 3F000 when one vanished mid-query, which failed CI runs at random.
+ * schema and failed with 3F000 when one vanished mid-query, which failed CI runs at random. Three
+ * processes opening the same new schema at once all open it (creating a schema is not atomic).
  */
 describe.runIf(postgresUp || postgresRequired)('a PostgreSQL schema of its own', () => {
   it('opens while 12 other schemas are dropped at the same time, and sees only its own tables', async () => {
