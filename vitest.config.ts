@@ -27,7 +27,7 @@ const ISOLATED = [
   'test/announcements/intent.test.ts',
   'test/announcements/budget.test.ts',
   // Kills a child process in the middle of a role sync.
-  'test/roles/left-behind.test.ts',
+  'test/features/roles/left-behind.test.ts',
   // Drives the worker's real loops against a failing store and database, for a long time on a manual clock.
   'test/announcements/outage.test.ts',
 ];

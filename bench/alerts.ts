@@ -2,16 +2,18 @@ import type { REST } from 'discord.js';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import type { Figures } from './client.ts';
-import { AlertWatch } from '../src/alerts/watch.ts';
-import { AlertRepository } from '../src/alerts/store.ts';
+import { AlertWatch } from '../src/features/alerts/watch.ts';
+import { AlertRepository } from '../src/features/alerts/store.ts';
 import type { SourceRun } from '../src/announcements/sources.ts';
 import type { Clock } from '../src/core/clock.ts';
 import { openDatabase } from '../src/db/index.ts';
 import { mulberry32 } from '../src/dev/sandbox/prng.ts';
-import { backgroundPlan, followCapacity } from '../src/follow/capacity.ts';
+import { followCapacity } from '../src/traffic/capacity.ts';
+import { backgroundPlan } from '../src/players/follow-plan.ts';
 import type { Subscription } from '../src/announcements/model.ts';
 import { Translations } from '../src/i18n/index.ts';
-import { BackgroundScheduler } from '../src/schedule/scheduler.ts';
+import { BackgroundScheduler } from '../src/traffic/scheduler.ts';
+import { demandReader } from '../src/demand.ts';
 
 /**
  * Price alerts: requests a minute the alerts' poller uses for N watched skins and M alerts, in simulated
@@ -108,6 +110,7 @@ async function scenario(skins: number, alerts: number, tracked: boolean) {
   } as never);
   const watch = new AlertWatch({
     db,
+    demand: demandReader(db),
     read: (skin) => {
       reads += 1;
       const next = Math.max(1, Math.round((prices.get(skin) ?? 1_000) + (random() - 0.5) * 80));
@@ -136,7 +139,10 @@ async function scenario(skins: number, alerts: number, tracked: boolean) {
     clock.advance(POLL_MS);
   }
   const wall = performance.now() - started;
-  const plan = await backgroundPlan(db, run.subscriptions, { settings: SETTINGS, capacityPerMinute });
+  const plan = backgroundPlan(await demandReader(db)(run.subscriptions), {
+    settings: SETTINGS,
+    capacityPerMinute,
+  });
   await db.close();
   return {
     skins,

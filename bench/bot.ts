@@ -1,7 +1,7 @@
 import { startStack } from '../src/dev/demo/stack.ts';
-import { renderHistoryChart } from '../src/render/chart/history.ts';
-import { renderPriceHistoryChart } from '../src/render/chart/price-history.ts';
-import { renderRankedStandingChart } from '../src/render/chart/ranked-standing.ts';
+import { renderHistoryChart } from '../src/features/history/chart.ts';
+import { renderPriceHistoryChart } from '../src/features/market/price-chart.ts';
+import { renderRankedStandingChart } from '../src/features/players/ranked-chart.ts';
 import type { Figures } from './client.ts';
 
 function percentile(sorted: readonly number[], p: number): number {

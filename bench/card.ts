@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { renderProfileCard, type ProfileCardInput } from '../src/render/chart/card.ts';
+import { renderProfileCard, type ProfileCardInput } from '../src/features/players/card.ts';
 import type { Figures } from './client.ts';
 
 function percentile(sorted: readonly number[], p: number): number {

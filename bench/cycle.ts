@@ -6,19 +6,19 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { REST } from 'discord.js';
 import { pino } from 'pino';
 import { startAnnouncements } from '../src/announcements/index.ts';
-import { ANNOUNCEMENT_KINDS } from '../src/announcements/kinds/index.ts';
+import { ANNOUNCEMENT_KINDS } from '../src/kinds.ts';
 import { openRepositories } from '../src/announcements/repositories.ts';
 import type { TierClient } from '../src/api/client.ts';
 import { keyIdOf } from '../src/config/secret-key.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { openDatabase } from '../src/db/index.ts';
 import { Translations } from '../src/i18n/index.ts';
-import { kpdSource } from '../src/kpd/feed.ts';
-import { kpdKeys } from '../src/kpd/keys.ts';
+import { kpdSource } from '../src/features/kpd/feed.ts';
+import { kpdKeys } from '../src/features/kpd/keys.ts';
 import { NameIndex } from '../src/names/index.ts';
 import type { Services } from '../src/services.ts';
 import { createStore } from '../src/store/index.ts';
-import { createSharedLimits } from '../src/limits/index.ts';
+import { createSharedLimits } from '../src/traffic/index.ts';
 import type { Figures } from './client.ts';
 
 /**

@@ -19,12 +19,13 @@ import { localizeCommand } from '../src/discord/localize.ts';
 import { NameIndex } from '../src/names/index.ts';
 import { discordTarget, startAnnouncements } from '../src/announcements/index.ts';
 import { openDatabase } from '../src/db/index.ts';
-import { ANNOUNCEMENT_KINDS } from '../src/announcements/kinds/index.ts';
+import { ANNOUNCEMENT_KINDS } from '../src/kinds.ts';
 import { openRepositories } from '../src/announcements/repositories.ts';
 import { Translations } from '../src/i18n/index.ts';
 import { startSandbox } from '../src/dev/sandbox/index.ts';
 import { startDiscordStandin } from '../src/dev/standin/index.ts';
 import { createStore } from '../src/store/index.ts';
+import { demandReader } from '../src/demand.ts';
 
 const CHANNELS = 1_000;
 const GUILDS = 10;
@@ -66,6 +67,7 @@ export async function benchFanout(): Promise<Record<string, number | string>> {
     config,
     clock: systemClock,
     log: pino({ level: 'silent' }),
+    demand: demandReader(db),
   };
   const commands = [subscribe, subscriptions].map((command) => ({
     ...command,

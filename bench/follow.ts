@@ -1,6 +1,6 @@
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { pino } from 'pino';
-import { ANNOUNCEMENT_KINDS, KindRegistry } from '../src/announcements/kinds/index.ts';
+import { ANNOUNCEMENT_KINDS, KindRegistry } from '../src/kinds.ts';
 import type { AnnouncementEvent } from '../src/announcements/model.ts';
 import { InboxRepository, openRepositories } from '../src/announcements/repositories.ts';
 import type { SourceRun } from '../src/announcements/sources.ts';
@@ -16,16 +16,17 @@ import type { Config } from '../src/config/index.ts';
 import type { Clock } from '../src/core/clock.ts';
 import { openDatabase, type Database } from '../src/db/index.ts';
 import { mulberry32 } from '../src/dev/sandbox/prng.ts';
-import { followCapacity } from '../src/follow/capacity.ts';
-import { PlayersFeed, type FollowSettings } from '../src/follow/feed.ts';
-import { planTargets } from '../src/follow/capacity.ts';
-import { planBackground, type BackgroundPlan } from '../src/schedule/planner.ts';
-import { TRACK_CLAN_EVENT, TRACK_LEVEL_EVENT, TRACK_MATCH_EVENT } from '../src/history/events.ts';
-import { captureSnapshots } from '../src/history/capture.ts';
-import { createMemoryLimits } from '../src/limits/index.ts';
-import { BackgroundScheduler } from '../src/schedule/scheduler.ts';
+import { followCapacity } from '../src/traffic/capacity.ts';
+import { PlayersFeed, type FollowSettings } from '../src/features/tracking/feed.ts';
+import { planTargets } from '../src/players/follow-plan.ts';
+import { planBackground, type BackgroundPlan } from '../src/traffic/planner.ts';
+import { TRACK_CLAN_EVENT, TRACK_LEVEL_EVENT, TRACK_MATCH_EVENT } from '../src/features/tracking/events.ts';
+import { captureSnapshots } from '../src/players/capture.ts';
+import { createMemoryLimits } from '../src/traffic/index.ts';
+import { BackgroundScheduler } from '../src/traffic/scheduler.ts';
 import { createStore } from '../src/store/index.ts';
 import type { Figures } from './client.ts';
+import { demandReader } from '../src/demand.ts';
 
 /**
  * The players feed tracking 1,000 players for 300 servers through one developer key (60 requests in any
@@ -688,6 +689,7 @@ async function runScenario(tracking: boolean): Promise<RunResult> {
     kinds: new KindRegistry(ANNOUNCEMENT_KINDS),
     scheduler: new BackgroundScheduler(),
     db,
+    demand: demandReader(db),
     enabled: true,
     capacityPerMinute: capacity,
     settings: SETTINGS,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../src/core/clock.ts';
-import { LimitGate, createSharedLimits, type LimitWindow, type SharedLimits } from '../src/limits/index.ts';
-import { MemoryWindows } from '../src/limits/memory.ts';
+import { LimitGate, createSharedLimits, type LimitWindow, type SharedLimits } from '../src/traffic/index.ts';
+import { MemoryWindows } from '../src/traffic/memory.ts';
 import { startRedis, type PrivateRedis } from './chaos/redis.ts';
 import { onPath } from './chaos/net.ts';
 import type { Figures } from './client.ts';

@@ -3,11 +3,11 @@ import { pino } from 'pino';
 import { systemClock } from '../src/core/clock.ts';
 import { openDatabase } from '../src/db/index.ts';
 import { startDiscordStandin } from '../src/dev/standin/index.ts';
-import { SnapshotStore } from '../src/history/snapshots.ts';
-import type { SnapshotStats } from '../src/history/stats.ts';
-import { accountLinks } from '../src/link/accounts.ts';
-import { RoleRules } from '../src/roles/rules.ts';
-import { RoleSyncer } from '../src/roles/sync.ts';
+import { SnapshotStore } from '../src/players/snapshots.ts';
+import type { SnapshotStats } from '../src/players/stats.ts';
+import { accountLinks } from '../src/players/accounts.ts';
+import { RoleRules } from '../src/features/roles/rules.ts';
+import { RoleSyncer } from '../src/features/roles/sync.ts';
 import type { Figures } from './client.ts';
 
 const MEMBERS = 1_000;

@@ -8,15 +8,15 @@ import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/co
 import { idOption, skinOption } from '../src/discord/options.ts';
 import { NotFoundError } from '../src/api/errors.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { DIRECTIONS } from '../src/alerts/crossing.ts';
-import { AlertRepository, type PriceAlert } from '../src/alerts/store.ts';
+import { DIRECTIONS } from '../src/features/alerts/crossing.ts';
+import { AlertRepository, type PriceAlert } from '../src/features/alerts/store.ts';
 import {
   SERVER_ALERTS_PER_PAGE,
   renderAlertAdded,
   renderAlertList,
   renderAlertRemoved,
   renderServerAlerts,
-} from '../src/render/alerts.ts';
+} from '../src/features/alerts/render.ts';
 import { defineComponents } from '../src/discord/component-id.ts';
 import type { CommandContext, ComponentContext } from '../src/discord/command.ts';
 import { checkCallerRights } from '../src/discord/caller-rights.ts';
@@ -76,8 +76,8 @@ export const ids = defineComponents('alert', { server: ['page'] });
 /**
  * `/alert add skin below|above price [channel]`, `/alert list [server]`, `/alert remove id`: a price alert
  * on a market skin, sent to the user's DMs, or to a channel when someone with Manage Server sets one. The
- * worker looks at each watched skin once for all its alerts (`src/alerts/watch.ts`); an alert fires once
- * per crossing (`src/alerts/crossing.ts`). A DM alert counts toward its user's ALERT_USER_LIMIT (across
+ * worker looks at each watched skin once for all its alerts (`src/features/alerts/watch.ts`); an alert fires once
+ * per crossing (`src/features/alerts/crossing.ts`). A DM alert counts toward its user's ALERT_USER_LIMIT (across
  * servers) only, a channel alert toward its server's ALERT_GUILD_LIMIT only. A manager lists (paged) and
  * removes any alert made in the server, its owner named.
  */

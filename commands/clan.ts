@@ -12,7 +12,7 @@ import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/componen
 import { UserError } from '../src/core/user-error.ts';
 import { NameNotFoundError } from '../src/render/suggest.ts';
 import { nameSearchOf } from '../src/search/index.ts';
-import { renderClanMembers, renderClanProfile } from '../src/render/clan.ts';
+import { renderClanMembers, renderClanProfile } from '../src/features/clans/render.ts';
 import { pastTimes } from '../src/render/common.ts';
 
 const name = nameOption(true);

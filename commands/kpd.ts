@@ -16,9 +16,9 @@ import type {
 import { defineComponents } from '../src/discord/component-id.ts';
 import { parsePage } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { keyStatusMessage, kpdKeys, looksLikeDeveloperKey } from '../src/kpd/keys.ts';
+import { keyStatusMessage, kpdKeys, looksLikeDeveloperKey } from '../src/features/kpd/keys.ts';
 import { registerSecret } from '../src/log/index.ts';
-import { renderKpdCalls, renderKpdLinked, renderKpdUnlinked } from '../src/render/kpd.ts';
+import { renderKpdCalls, renderKpdLinked, renderKpdUnlinked } from '../src/features/kpd/render.ts';
 import { pastTimes } from '../src/render/common.ts';
 import { keyPrefix } from '../src/secrets/mask.ts';
 import { askForSecret, submittedSecret } from '../src/secrets/modal.ts';

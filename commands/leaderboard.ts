@@ -23,7 +23,7 @@ import {
   type BoardSort,
   type CupBoard,
   type PlayerBoard,
-} from '../src/render/leaderboard.ts';
+} from '../src/features/leaderboards/render.ts';
 
 type Context = CommandContext | ComponentContext;
 

@@ -3,18 +3,22 @@ import { NotFoundError } from '../src/api/errors.ts';
 import type { AutocompleteChoice, Command, CommandContext, CommandSpec } from '../src/discord/command.ts';
 import { playerOption } from '../src/discord/options.ts';
 import type { SubArgs } from '../src/discord/args.ts';
-import { accountLinks } from '../src/link/accounts.ts';
+import { accountLinks } from '../src/players/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { linkVerifications, MAX_CHECKS_PER_CODE, postsCarryCode } from '../src/link/verification.ts';
+import {
+  linkVerifications,
+  MAX_CHECKS_PER_CODE,
+  postsCarryCode,
+} from '../src/features/links/verification.ts';
 import { text, timestamp } from '../src/render/common.ts';
 import {
   renderLinkNotFound,
   renderLinkStarted,
   renderLinkStatus,
   renderLinkVerified,
-} from '../src/render/link.ts';
-import { statsOf } from '../src/history/stats.ts';
-import { syncAfterLinkChange } from '../src/roles/follow-account.ts';
+} from '../src/features/links/render.ts';
+import { statsOf } from '../src/players/stats.ts';
+import { syncAfterLinkChange } from '../src/features/roles/follow-account.ts';
 import { nameSearchOf } from '../src/search/index.ts';
 
 /**

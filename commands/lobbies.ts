@@ -3,7 +3,7 @@ import type { Command, CommandContext, CommandSpec, ComponentContext } from '../
 import { defineComponents } from '../src/discord/component-id.ts';
 import { parsePage } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { LOBBY_REGIONS, isLobbyRegion, renderLobbies } from '../src/render/lobbies.ts';
+import { LOBBY_REGIONS, isLobbyRegion, renderLobbies } from '../src/features/lobbies/render.ts';
 
 /** The ids of this command's page buttons (`''` for every region); exported for the renderer tests. */
 export const ids = defineComponents('lobbies', { page: ['region', 'page'] });

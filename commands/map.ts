@@ -9,7 +9,7 @@ import type {
   ComponentContext,
 } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents, type ComponentId } from '../src/discord/component-id.ts';
-import { resolvePlayerName } from '../src/link/accounts.ts';
+import { resolvePlayerName } from '../src/players/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { pastTimes, text } from '../src/render/common.ts';
 import {
@@ -22,7 +22,7 @@ import {
   renderMapRank,
   type BoardOrder,
   type BoardType,
-} from '../src/render/map.ts';
+} from '../src/features/maps/render.ts';
 import type { MapInfo } from '../src/api/schemas/index.ts';
 import { nameSearchOf } from '../src/search/index.ts';
 

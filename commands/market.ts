@@ -17,7 +17,7 @@ import {
   OVERVIEW_SALES,
   renderMarketOverview,
   renderMarketSkin,
-} from '../src/render/market.ts';
+} from '../src/features/market/render.ts';
 import type { SalesStatistics } from '../src/api/schemas/index.ts';
 import { truncate } from '../src/render/text.ts';
 import { pastTimes } from '../src/render/common.ts';

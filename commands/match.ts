@@ -4,7 +4,7 @@ import type { Command, CommandContext, CommandSpec, ComponentContext } from '../
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { pastTimes, text } from '../src/render/common.ts';
-import { renderMatch } from '../src/render/match.ts';
+import { renderMatch } from '../src/features/players/matches.ts';
 
 const MAX_ID_LENGTH = 20;
 

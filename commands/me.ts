@@ -38,17 +38,17 @@ import {
   renderWallet,
   withControls,
   type MePaging,
-} from '../src/render/me.ts';
-import { accessTokenMemory, tokenExpiry } from '../src/me/token-memory.ts';
+} from '../src/features/tokens/render.ts';
+import { accessTokenMemory, tokenExpiry } from '../src/features/tokens/token-memory.ts';
 import { accessTokenProblem, cleanPastedToken } from '../src/secrets/access-token.ts';
 import { submittedSecret } from '../src/secrets/modal.ts';
-import { tokenModal, wantsRemembering } from '../src/me/token-modal.ts';
+import { tokenModal, wantsRemembering } from '../src/features/tokens/token-modal.ts';
 
 /**
  * `/me`: the token owner's own data. The player's access token is asked for through a modal, checked
  * locally (well-formed, RS256, not expired) so that a token that cannot work sends no request, and used
  * for the reply. By default it is then dropped. When the player chooses "remember" in the modal (an
- * opt-in select, "no" by default), it is kept in this process's memory (`src/me/token-memory.ts`) for
+ * opt-in select, "no" by default), it is kept in this process's memory (`src/features/tokens/token-memory.ts`) for
  * that Discord user until the earlier of its own expiry and 15 minutes: `/me` and its page buttons use
  * it without asking, and "Forget my token" or `/me forget` drop it at once. Never stored, never logged.
  */

@@ -11,7 +11,7 @@ import { defineComponents, type ComponentId } from '../src/discord/component-id.
 import { MAX_PAGE, parsePage } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { pastTimes, text } from '../src/render/common.ts';
-import { renderModInfo, renderModList } from '../src/render/mods.ts';
+import { renderModInfo, renderModList } from '../src/features/mods/render.ts';
 
 /** The ids of this command's page buttons; exported for the renderer tests. */
 export const ids = defineComponents('mods', { list: ['page'] });

@@ -8,22 +8,22 @@ import type {
   ComponentContext,
 } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
-import type { InventorySort } from '../src/render/market-inventory.ts';
+import type { InventorySort } from '../src/features/players/inventory.ts';
 import { inventoryMarketData } from './market.ts';
-import { resolvePlayerName } from '../src/link/accounts.ts';
+import { resolvePlayerName } from '../src/players/accounts.ts';
 import { nameSearchOf } from '../src/search/index.ts';
 import { suggestPlayersOnNotFound } from '../src/search/not-found.ts';
 import { UserError } from '../src/core/user-error.ts';
 import type { PlayerProfile } from '../src/api/schemas/index.ts';
-import { DAY_MS, HOUR_MS, SnapshotStore } from '../src/history/snapshots.ts';
+import { DAY_MS, HOUR_MS, SnapshotStore } from '../src/players/snapshots.ts';
 import {
   HISTORY_STATS,
   isHistoryStat,
   statsOf,
   type HistoryStat,
   type Snapshot,
-} from '../src/history/stats.ts';
-import { changeFields, renderCompare, renderHistory } from '../src/render/history.ts';
+} from '../src/players/stats.ts';
+import { changeFields, renderCompare, renderHistory } from '../src/features/history/render.ts';
 import { pastTimes } from '../src/render/common.ts';
 import { matchIds, officialMapNames } from './match.ts';
 import {
@@ -34,7 +34,7 @@ import {
   renderPosts,
   renderProfile,
   type ProfileSection,
-} from '../src/render/player.ts';
+} from '../src/features/players/render.ts';
 
 // Optional: it defaults to the user's linked account.
 const name = nameOption(false, 64);

@@ -18,7 +18,7 @@ import type {
 } from '../src/discord/command.ts';
 import { defineComponents } from '../src/discord/component-id.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { RANKED_REGIONS } from '../src/history/stats.ts';
+import { RANKED_REGIONS } from '../src/players/stats.ts';
 import { text } from '../src/render/common.ts';
 import {
   renderDangerousRule,
@@ -27,17 +27,17 @@ import {
   renderRuleCancelled,
   renderRuleRemoved,
   renderSync,
-} from '../src/render/roles.ts';
-import { dangersOf } from '../src/roles/dangerous.ts';
-import { PENDING_RULE_MS, PendingRules, type PendingRule } from '../src/roles/pending.ts';
+} from '../src/features/roles/render.ts';
+import { dangersOf } from '../src/features/roles/dangerous.ts';
+import { PENDING_RULE_MS, PendingRules, type PendingRule } from '../src/features/roles/pending.ts';
 import {
   MAX_RULES_PER_GUILD,
   RoleRules,
   RULE_KINDS,
   type RuleKind,
   type RuleParams,
-} from '../src/roles/rules.ts';
-import { RoleSyncer } from '../src/roles/sync.ts';
+} from '../src/features/roles/rules.ts';
+import { RoleSyncer } from '../src/features/roles/sync.ts';
 import { idOption } from '../src/discord/options.ts';
 import { nameSearchOf } from '../src/search/index.ts';
 

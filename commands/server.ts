@@ -3,16 +3,16 @@ import type { Command, CommandContext, CommandSpec, ComponentContext } from '../
 import { defineComponents } from '../src/discord/component-id.ts';
 import { pageOption, parsePage } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { GuildMembers } from '../src/history/members.ts';
-import { nameKey, SnapshotStore } from '../src/history/snapshots.ts';
+import { GuildMembers } from '../src/players/members.ts';
+import { nameKey, SnapshotStore } from '../src/players/snapshots.ts';
 import {
   HISTORY_STATS,
   higherIsBetter,
   isHistoryStat,
   statValue,
   type HistoryStat,
-} from '../src/history/stats.ts';
-import { renderServerLeaderboard, type LeaderboardRow } from '../src/render/history.ts';
+} from '../src/players/stats.ts';
+import { renderServerLeaderboard, type LeaderboardRow } from '../src/features/history/render.ts';
 
 export const SERVER_LEADERBOARD_PAGE = 10;
 

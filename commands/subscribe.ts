@@ -15,7 +15,7 @@ import {
 } from './subscribe/manage.ts';
 import type { Subscription } from '../src/announcements/model.ts';
 import { SubscriptionRepository } from '../src/announcements/repositories.ts';
-import { renderSubscribed } from '../src/render/subscriptions.ts';
+import { renderSubscribed } from '../src/announcements/render-subscriptions.ts';
 import { SUBSCRIBE_KINDS, subscribeKindNamed } from './subscribe/kinds.ts';
 import { readOptionArgs } from '../src/discord/args.ts';
 import { nameSearchOf } from '../src/search/index.ts';

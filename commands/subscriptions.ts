@@ -1,8 +1,8 @@
 import type { Command } from '../src/discord/command.ts';
 import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionView } from './subscribe/manage.ts';
 import { SubscriptionRepository } from '../src/announcements/repositories.ts';
-import { renderSubscriptionList } from '../src/render/subscriptions.ts';
-import { trackKind } from '../src/announcements/kinds/track.ts';
+import { renderSubscriptionList } from '../src/announcements/render-subscriptions.ts';
+import { trackKind } from '../src/features/tracking/kind.ts';
 
 /** `/subscriptions`: the server's subscriptions, active or disabled with the reason. */
 export const command: Command = {

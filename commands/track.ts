@@ -3,14 +3,15 @@ import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/co
 import { checkCallerRights } from '../src/discord/caller-rights.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { subscriptionIdentity } from '../src/announcements/kinds/kind.ts';
-import { trackKind } from '../src/announcements/kinds/track.ts';
+import { trackKind } from '../src/features/tracking/kind.ts';
 import { RefRepository, SubscriptionRepository } from '../src/announcements/repositories.ts';
 import type { Subscription } from '../src/announcements/model.ts';
-import { FollowedPlayers } from '../src/history/followed.ts';
-import { backgroundPlan, followCapacity } from '../src/follow/capacity.ts';
-import { trackedIntervalOf } from '../src/schedule/planner.ts';
+import { FollowedPlayers } from '../src/players/followed.ts';
+import { followCapacity } from '../src/traffic/capacity.ts';
+import { backgroundPlan } from '../src/players/follow-plan.ts';
+import { trackedIntervalOf } from '../src/traffic/planner.ts';
 import { idOption, playerOption } from '../src/discord/options.ts';
-import { renderTrackList, renderTracked, renderUntracked } from '../src/render/follow.ts';
+import { renderTrackList, renderTracked, renderUntracked } from '../src/features/tracking/render.ts';
 import { text } from '../src/render/common.ts';
 import {
   ANNOUNCEMENT_CHANNEL_TYPES,
@@ -66,7 +67,7 @@ function playerNameOf(subscription: Subscription): string {
 
 /**
  * `/track add player channel [role]`, `/track list`, `/track remove id`: players followed into a channel
- * (their ranked matches, level ups and clan changes; `src/follow/feed.ts` finds them). Manage Server, as
+ * (their ranked matches, level ups and clan changes; `src/features/tracking/feed.ts` finds them). Manage Server, as
  * every announcement. A server tracks at most `TRACK_LIMIT` players (50 by default).
  */
 export const command: Command<typeof data> = {
@@ -126,7 +127,7 @@ export const command: Command<typeof data> = {
           (await followed.many(mine.map((s) => playerNameOf(s).toLowerCase()))).map((row) => [row.key, row]),
         );
         // The interval this server's players really have in the background's one plan (the worker's).
-        const plan = await backgroundPlan(services.db, await repository.active(trackKind.name), {
+        const plan = backgroundPlan(await services.demand(await repository.active(trackKind.name)), {
           settings: services.config.follow,
           capacityPerMinute: followCapacity(services.config),
         });

@@ -8,10 +8,10 @@ import type {
   CommandSpec,
   Loader,
 } from '../src/discord/command.ts';
-import { resolvePlayerName } from '../src/link/accounts.ts';
+import { resolvePlayerName } from '../src/players/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { text } from '../src/render/common.ts';
-import { renderTurfClan, renderTurfPlayer, renderTurfStatus } from '../src/render/turf.ts';
+import { renderTurfClan, renderTurfPlayer, renderTurfStatus } from '../src/features/turf/render.ts';
 import { nameSearchOf } from '../src/search/index.ts';
 
 const name = nameOption(false, 64);

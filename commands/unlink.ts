@@ -1,8 +1,8 @@
 import type { Command, CommandSpec } from '../src/discord/command.ts';
-import { accountLinks } from '../src/link/accounts.ts';
-import { linkVerifications } from '../src/link/verification.ts';
-import { renderUnlinked } from '../src/render/link.ts';
-import { syncAfterLinkChange } from '../src/roles/follow-account.ts';
+import { accountLinks } from '../src/players/accounts.ts';
+import { linkVerifications } from '../src/features/links/verification.ts';
+import { renderUnlinked } from '../src/features/links/render.ts';
+import { syncAfterLinkChange } from '../src/features/roles/follow-account.ts';
 
 /** `/unlink`: forgets the user's linked game account, and any verification under way. */
 const data = { name: 'unlink' } as const satisfies CommandSpec;

@@ -8,7 +8,7 @@ import {
 } from './subscribe/manage.ts';
 import { RefRepository, SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { text } from '../src/render/common.ts';
-import { renderUnsubscribed } from '../src/render/subscriptions.ts';
+import { renderUnsubscribed } from '../src/announcements/render-subscriptions.ts';
 import { idOption } from '../src/discord/options.ts';
 
 /** `/unsubscribe id`: removes one of the server's subscriptions (never another server's). */

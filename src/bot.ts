@@ -15,15 +15,15 @@ import {
 } from './announcements/index.ts';
 import type { Database } from './db/index.ts';
 import { GuildDepartures } from './guilds/departures.ts';
-import { GuildMembers } from './history/members.ts';
+import { GuildMembers } from './players/members.ts';
 import { openStorage } from './storage.ts';
-import { ANNOUNCEMENT_KINDS } from './announcements/kinds/index.ts';
-import { kpdSource } from './kpd/feed.ts';
-import { playersSource } from './follow/feed.ts';
-import { rolesFollowRefresh } from './roles/follow-account.ts';
-import { reportKpdKeys } from './kpd/keys.ts';
+import { ANNOUNCEMENT_KINDS } from './kinds.ts';
+import { kpdSource } from './features/kpd/feed.ts';
+import { playersSource } from './features/tracking/feed.ts';
+import { rolesFollowRefresh } from './features/roles/follow-account.ts';
+import { reportKpdKeys } from './features/kpd/keys.ts';
 import { logFor } from './log/index.ts';
-import type { SharedLimits } from './limits/index.ts';
+import type { SharedLimits } from './traffic/index.ts';
 import { composeServices } from './compose.ts';
 import { createMetrics, startOpsServer, type HealthReport, type Metrics } from './metrics/index.ts';
 import type { Store } from './store/index.ts';
@@ -128,7 +128,10 @@ export async function startBot(options: BotOptions): Promise<Bot> {
           services,
           config,
           kinds: ANNOUNCEMENT_KINDS,
-          sources: [kpdSource(services), playersSource(config, rolesFollowRefresh(services, client.rest))],
+          sources: [
+            kpdSource(services),
+            playersSource(config, services.demand, rolesFollowRefresh(services, client.rest)),
+          ],
           options: { metrics, ...options.announcements },
         }).catch((error: unknown) => {
           log.error({ err: error }, 'announcements could not start');

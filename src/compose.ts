@@ -3,12 +3,13 @@ import { TierClient } from './api/client.ts';
 import type { Clock } from './core/clock.ts';
 import type { Config } from './config/index.ts';
 import type { Database } from './db/index.ts';
-import { captureSnapshots } from './history/capture.ts';
+import { captureSnapshots } from './players/capture.ts';
 import { Translations } from './i18n/index.ts';
-import { createSharedLimits, type SharedLimits } from './limits/index.ts';
+import { createSharedLimits, type SharedLimits } from './traffic/index.ts';
 import type { Metrics } from './metrics/index.ts';
 import { NameIndex } from './names/index.ts';
-import { dropAccessTokens } from './me/token-memory.ts';
+import { demandReader } from './demand.ts';
+import { dropAccessTokens } from './features/tokens/token-memory.ts';
 import type { Services } from './services.ts';
 import type { Store } from './store/index.ts';
 
@@ -59,6 +60,7 @@ export async function composeServices(parts: ServiceParts): Promise<ComposedServ
     db,
     translations: new Translations(),
     names: new NameIndex(store.namespace<string>('names')),
+    demand: demandReader(db),
     config,
     clock,
     log,

@@ -6,6 +6,7 @@ import type { Clock } from './core/clock.ts';
 import type { NameIndex } from './names/index.ts';
 import type { Translations } from './i18n/index.ts';
 import type { Store } from './store/index.ts';
+import type { DemandReader } from './traffic/capacity.ts';
 
 /** What the bot is made of, handed to every handler (the composition root builds it once). */
 export interface Services {
@@ -19,4 +20,6 @@ export interface Services {
   readonly config: Pick<Config, 'game' | 'secret' | 'events' | 'follow' | 'alerts'>;
   readonly clock: Clock;
   readonly log: Logger;
+  /** What the background has to refresh now, read across the features that poll (`src/demand.ts`). */
+  readonly demand: DemandReader;
 }

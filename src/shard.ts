@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, loadDotEnv, requireDiscordToken } from './conf
 import { configureLog, logFor } from './log/index.ts';
 import { ShardEnvironmentError, pinShards } from './processes/environment.ts';
 import { answerMetricsRequests, shareForgets } from './processes/ipc.ts';
-import { forgetKeptTokens, relayTokenForgets } from './me/token-memory.ts';
+import { forgetKeptTokens, relayTokenForgets } from './features/tokens/token-memory.ts';
 import { createMetrics } from './metrics/index.ts';
 
 /**

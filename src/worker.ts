@@ -5,16 +5,16 @@ import type { Config } from './config/index.ts';
 import type { Database } from './db/index.ts';
 import type { Services } from './services.ts';
 import { startAnnouncements, type AnnouncementOptions, type LeaderState } from './announcements/index.ts';
-import { ANNOUNCEMENT_KINDS } from './announcements/kinds/index.ts';
+import { ANNOUNCEMENT_KINDS } from './kinds.ts';
 import { GuildDepartures } from './guilds/departures.ts';
-import { kpdSource } from './kpd/feed.ts';
-import { playersSource } from './follow/feed.ts';
-import { alertsSource } from './alerts/watch.ts';
-import { rolesFollowRefresh } from './roles/follow-account.ts';
-import { reportKpdKeys } from './kpd/keys.ts';
+import { kpdSource } from './features/kpd/feed.ts';
+import { playersSource } from './features/tracking/feed.ts';
+import { alertsSource } from './features/alerts/watch.ts';
+import { rolesFollowRefresh } from './features/roles/follow-account.ts';
+import { reportKpdKeys } from './features/kpd/keys.ts';
 import { logFor } from './log/index.ts';
 import { createMetrics, type Metrics } from './metrics/index.ts';
-import type { SharedLimits } from './limits/index.ts';
+import type { SharedLimits } from './traffic/index.ts';
 import { composeServices } from './compose.ts';
 import { openStorage } from './storage.ts';
 import type { Store } from './store/index.ts';
@@ -96,8 +96,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     kinds: ANNOUNCEMENT_KINDS,
     sources: [
       kpdSource(services),
-      playersSource(config, rolesFollowRefresh(services, rest)),
-      alertsSource(services, rest),
+      playersSource(config, services.demand, rolesFollowRefresh(services, rest)),
+      alertsSource(services, rest, services.demand),
     ],
     options: { metrics, ...options.announcements },
   });

@@ -7,9 +7,9 @@ import { systemClock } from '../../src/core/clock.ts';
 import { openDatabase, type Database } from '../../src/db/index.ts';
 import { startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
 import { discordRestAgent } from '../../src/discord/rest-agent.ts';
-import { accountLinks } from '../../src/link/accounts.ts';
-import { RoleRules, type RoleRule } from '../../src/roles/rules.ts';
-import { RoleSyncer } from '../../src/roles/sync.ts';
+import { accountLinks } from '../../src/players/accounts.ts';
+import { RoleRules, type RoleRule } from '../../src/features/roles/rules.ts';
+import { RoleSyncer } from '../../src/features/roles/sync.ts';
 import { StoreError } from '../../src/store/index.ts';
 
 /**
@@ -17,7 +17,7 @@ import { StoreError } from '../../src/store/index.ts';
  * number of writes (as PostgreSQL stopped mid-sync), or the process doing the sync is killed between a
  * Discord call and its confirmation. After recovery the rule is removed as `/roles remove` does; the
  * members still holding its role are the roles left behind (the goal: 0). Shared by the chaos run's two
- * rows and by `test/roles/left-behind.test.ts`.
+ * rows and by `test/features/roles/left-behind.test.ts`.
  */
 export interface LeftBehind {
   /** Members holding the rule's role on Discord when the sync was cut short, and grant rows then. */

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { systemClock } from '../../src/core/clock.ts';
 import { openDatabase } from '../../src/db/index.ts';
-import { RoleSyncer, type RoleRest } from '../../src/roles/sync.ts';
+import { RoleSyncer, type RoleRest } from '../../src/features/roles/sync.ts';
 import { standinRest } from './roles-left-behind.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { ForbiddenError } from '../../src/api/errors.ts';
-import { kpdKind } from '../../src/announcements/kinds/kpd.ts';
+import { kpdKind } from '../../src/features/kpd/kind.ts';
 import { UserError } from '../../src/core/user-error.ts';
-import { keyStatusMessage, kpdKeys } from '../../src/kpd/keys.ts';
+import { keyStatusMessage, kpdKeys } from '../../src/features/kpd/keys.ts';
 import { defineSubscribeKind } from './kind.ts';
 
 /** `/subscribe kpd channel`: refused while the guild has no working KPD key (checked with one call). */

@@ -11,7 +11,7 @@ import {
 import type { AutocompleteChoice } from '../../src/discord/command.ts';
 import { UserError } from '../../src/core/user-error.ts';
 import type { Translator } from '../../src/i18n/index.ts';
-import { kindLabel, type SubscriptionView } from '../../src/render/subscriptions.ts';
+import { kindLabel, type SubscriptionView } from '../../src/announcements/render-subscriptions.ts';
 import type { Subscription } from '../../src/announcements/model.ts';
 import { subscribeKindNamed } from './kinds.ts';
 

@@ -1,6 +1,6 @@
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { stringOption } from '../../src/announcements/kinds/kind.ts';
-import { mapsKind } from '../../src/announcements/kinds/maps.ts';
+import { mapsKind } from '../../src/features/maps/kind.ts';
 import { UserError } from '../../src/core/user-error.ts';
 import { defineSubscribeKind } from './kind.ts';
 

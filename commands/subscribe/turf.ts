@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../../src/api/errors.ts';
 import { stringOption } from '../../src/announcements/kinds/kind.ts';
-import { turfKind } from '../../src/announcements/kinds/turf.ts';
+import { turfKind } from '../../src/features/turf/kind.ts';
 import { UserError } from '../../src/core/user-error.ts';
 import { text } from '../../src/render/common.ts';
 import { defineSubscribeKind } from './kind.ts';

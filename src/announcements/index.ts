@@ -3,7 +3,7 @@ import { Events, type Client, type REST } from 'discord.js';
 import type { Config } from '../config/index.ts';
 import type { Delivery } from './model.ts';
 import type { Services } from '../services.ts';
-import { RequestBudget, type BudgetRule } from './budget.ts';
+import { RequestBudget, type BudgetRule } from '../traffic/budget.ts';
 import { DEFAULT_DELIVERY_OPTIONS, Deliverer, type DeliveryOptions, type StepHook } from './delivery.ts';
 import { KindRegistry } from './kinds/registry.ts';
 import type { AnnouncementKind } from './kinds/kind.ts';
@@ -14,7 +14,7 @@ import { ActiveSubscriptions } from './records/subscriptions.ts';
 import { openRepositories, purgeExpiredRecords, type Repositories } from './repositories.ts';
 import { EventsFeed, TurfFeed, fromApiEvent, type Source, type SourceFactory } from './sources.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook.ts';
-import { BackgroundScheduler } from '../schedule/scheduler.ts';
+import { BackgroundScheduler } from '../traffic/scheduler.ts';
 
 export type { AnnouncementKind, DeliveryPlan } from './kinds/kind.ts';
 export type { SourceFactory } from './sources.ts';

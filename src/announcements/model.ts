@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_TURF_DAY } from '../turf/days.ts';
+import { MAX_TURF_DAY } from '../api/turf-days.ts';
 
 /**
  * What the announcement subsystem keeps in the store. Every stored value is plain JSON and is read back
@@ -34,7 +34,7 @@ export function isUpstreamId(value: unknown): value is number {
 
 /**
  * Why a subscription stopped: the Discord error that disabled it, named; or, for `kpd` subscriptions,
- * `kpdKey`: the guild's linked KPD key stopped working (src/kpd/feed.ts).
+ * `kpdKey`: the guild's linked KPD key stopped working (src/features/kpd/feed.ts).
  */
 export const DISABLE_REASONS = ['unknownChannel', 'missingAccess', 'missingPermissions', 'kpdKey'] as const;
 export type DisableReason = (typeof DISABLE_REASONS)[number];

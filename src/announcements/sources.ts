@@ -5,11 +5,11 @@ import type { Clock } from '../core/clock.ts';
 import type { EventType } from '../api/params.ts';
 import type { Event, TurfStatus } from '../api/schemas/index.ts';
 import type { Database } from '../db/index.ts';
-import type { BackgroundScheduler } from '../schedule/scheduler.ts';
-import type { RequestBudget } from './budget.ts';
+import type { BackgroundScheduler } from '../traffic/scheduler.ts';
+import type { RequestBudget } from '../traffic/budget.ts';
 import type { StepHook } from './delivery.ts';
 import type { KindRegistry } from './kinds/registry.ts';
-import { isTurfDay } from '../turf/days.ts';
+import { isTurfDay } from '../api/turf-days.ts';
 import {
   EVENTS_SOURCE,
   TURF_DAILY_EVENT,

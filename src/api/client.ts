@@ -13,8 +13,14 @@ import {
   UpstreamError,
   type ReplyIssue,
 } from './errors.ts';
-import { RateLimiter, windowFromHeaders, type BucketDefaults, type Priority } from './rate-limit.ts';
-import type { SharedLimits } from '../limits/index.ts';
+import {
+  RateLimiter,
+  WaitRefusedError,
+  windowFromHeaders,
+  type BucketDefaults,
+  type Priority,
+} from '../traffic/rate-limit.ts';
+import type { SharedLimits } from '../traffic/index.ts';
 import { DEFAULT_MAX_JSON_DEPTH, prepareJson } from './json.ts';
 import { readReply, softRefusal } from './reply.ts';
 import { ReplyObservers } from './observers.ts';
@@ -271,7 +277,7 @@ export class TierClient {
     try {
       release = await this.#limiter.acquire(buckets, options.priority ?? 'interactive', deadline);
     } catch (error) {
-      if (error instanceof RateLimitedError)
+      if (error instanceof WaitRefusedError)
         throw new RateLimitedError(error.message, error.retryAfterMs, name);
       throw error;
     }

@@ -138,7 +138,7 @@ export interface PlayerSnapshotsTable {
   readonly at: number;
   readonly taken_at: number;
   readonly player_name: string;
-  /** JSON: SnapshotStats (src/history/stats.ts). */
+  /** JSON: SnapshotStats (src/players/stats.ts). */
   readonly stats: string;
 }
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { statementChunks, type Database, type Tables } from '../db/index.ts';
 import { bumpSubscriptions } from '../announcements/records/subscriptions.ts';
-import { purgeGuildAlerts } from '../alerts/store.ts';
+import { purgeGuildAlerts } from '../features/alerts/store.ts';
 
 /**
  * What happens to a server's data when the bot leaves it: the shard that sees the bot leave (`GuildDelete`)

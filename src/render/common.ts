@@ -117,6 +117,13 @@ export function num(t: Translator, value: number | undefined, options?: Intl.Num
   return value === undefined || !Number.isFinite(value) ? '—' : t.n(value, options);
 }
 
+/** An amount of KR, the game's currency; `—` when unknown. */
+export function kr(t: Translator, value: number | undefined, fractions = 0): string {
+  return value === undefined
+    ? '—'
+    : t.t('market:kr', { value: num(t, value, { maximumFractionDigits: fractions }) });
+}
+
 export function ratio(t: Translator, value: number | undefined): string {
   return num(t, value, { maximumFractionDigits: 2, minimumFractionDigits: 2 });
 }

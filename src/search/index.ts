@@ -2,12 +2,12 @@ import type { TierClient } from '../api/client.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Suggestion } from '../names/index.ts';
 import { fold, rankNames } from './fuzzy.ts';
-import { SearchShares, type SearchAsker, type SearchWindow } from './shares.ts';
+import { SearchShares, type SearchAsker, type SearchWindow } from '../traffic/shares.ts';
 import { tierLookup, type SearchKind, type SearchLookup } from './lookup.ts';
 
 export { tierLookup, type SearchKind, type SearchLookup } from './lookup.ts';
 
-export type { SearchAsker, SearchWindow } from './shares.ts';
+export type { SearchAsker, SearchWindow } from '../traffic/shares.ts';
 
 /**
  * Name search that forgives: autocomplete and "did you mean" for player and clan names, from the names the

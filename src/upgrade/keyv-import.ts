@@ -16,10 +16,10 @@ import {
 import { openRepositories } from '../announcements/repositories.ts';
 import { bumpSubscriptions, toRow } from '../announcements/records/subscriptions.ts';
 import { DELIVERY_RECORD_TTL_MS } from '../announcements/records/events.ts';
-import { KpdFeedState } from '../kpd/feed.ts';
-import { KpdKeyRecords, type StoredKpdKey } from '../kpd/keys.ts';
+import { KpdFeedState } from '../features/kpd/feed.ts';
+import { KpdKeyRecords, type StoredKpdKey } from '../features/kpd/keys.ts';
 import { isSealedSecret } from '../secrets/crypto.ts';
-import { AccountLinks } from '../link/accounts.ts';
+import { AccountLinks } from '../players/accounts.ts';
 
 /**
  * The upgrade from release 0.1, which kept every record in the key-value store: on the first start with

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { TierClient } from '../../src/api/client.ts';
 import type { KpdCall } from '../../src/api/schemas/index.ts';
-import { ANNOUNCEMENT_KINDS, KindRegistry } from '../../src/announcements/kinds/index.ts';
+import { ANNOUNCEMENT_KINDS, KindRegistry } from '../../src/kinds.ts';
 import { openRepositories } from '../../src/announcements/repositories.ts';
 import { openDatabase } from '../../src/db/index.ts';
 import { TurfFeed, fromApiEvent } from '../../src/announcements/sources.ts';
 import type { Subscription } from '../../src/announcements/model.ts';
-import { diffCalls } from '../../src/announcements/kinds/kpd-events.ts';
+import { diffCalls } from '../../src/features/kpd/events.ts';
 import { createStore } from '../../src/store/index.ts';
-import { isTurfDay } from '../../src/turf/days.ts';
+import { isTurfDay } from '../../src/api/turf-days.ts';
 import { ManualClock } from '../support/clock.ts';
 import { capturedLog } from './support.ts';
-import { BackgroundScheduler } from '../../src/schedule/scheduler.ts';
+import { BackgroundScheduler } from '../../src/traffic/scheduler.ts';
 
 /** Dates, numbers and ids from upstream are range-checked where they enter. */
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RequestBudget } from '../../src/announcements/budget.ts';
+import { RequestBudget } from '../../src/traffic/budget.ts';
 import { Lease } from '../../src/announcements/lease.ts';
-import { createMemoryLimits, type SharedLimits } from '../../src/limits/index.ts';
+import { createMemoryLimits, type SharedLimits } from '../../src/traffic/index.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import { ManualClock } from '../support/clock.ts';
 import { busiestWindow } from './support.ts';

@@ -1,7 +1,7 @@
 import type { REST } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_DELIVERY_OPTIONS, Deliverer } from '../../src/announcements/delivery.ts';
-import { ANNOUNCEMENT_KINDS, KindRegistry } from '../../src/announcements/kinds/index.ts';
+import { ANNOUNCEMENT_KINDS, KindRegistry } from '../../src/kinds.ts';
 import type { AnnouncementEvent, Pending, Subscription } from '../../src/announcements/model.ts';
 import { DeliveryRepository, openRepositories } from '../../src/announcements/repositories.ts';
 import { createStore, type Store } from '../../src/store/index.ts';

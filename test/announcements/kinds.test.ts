@@ -1,10 +1,10 @@
 import { DiscordAPIError, HTTPError } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from '../../src/announcements/delivery.ts';
-import { ANNOUNCEMENT_KINDS, KindRegistry } from '../../src/announcements/kinds/index.ts';
+import { ANNOUNCEMENT_KINDS, KindRegistry } from '../../src/kinds.ts';
 import type { AnnouncementKind } from '../../src/announcements/kinds/kind.ts';
-import { mapsKind } from '../../src/announcements/kinds/maps.ts';
-import { turfKind } from '../../src/announcements/kinds/turf.ts';
+import { mapsKind } from '../../src/features/maps/kind.ts';
+import { turfKind } from '../../src/features/turf/kind.ts';
 import {
   TURF_DAILY_EVENT,
   TURF_OWNER_EVENT,

@@ -16,7 +16,7 @@ import { stackEnvironment } from '../../src/dev/demo/stack.ts';
 import { command as subscriptions } from '../../commands/subscriptions.ts';
 import { command as unsubscribe } from '../../commands/unsubscribe.ts';
 import { TierClient } from '../../src/api/client.ts';
-import { createMemoryLimits, type SharedLimits } from '../../src/limits/index.ts';
+import { createMemoryLimits, type SharedLimits } from '../../src/traffic/index.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { loadConfig, type Config } from '../../src/config/index.ts';
 import { createDiscordClient } from '../../src/discord/client.ts';
@@ -31,9 +31,9 @@ import {
   type AnnouncementOptions,
   type Announcements,
 } from '../../src/announcements/index.ts';
-import { ANNOUNCEMENT_KINDS } from '../../src/announcements/kinds/index.ts';
+import { ANNOUNCEMENT_KINDS } from '../../src/kinds.ts';
 import type { Subscription } from '../../src/announcements/model.ts';
-import { kpdSource } from '../../src/kpd/feed.ts';
+import { kpdSource } from '../../src/features/kpd/feed.ts';
 import { openDatabase, type Database } from '../../src/db/index.ts';
 import type { KyselyPlugin } from 'kysely';
 import { openRepositories, type Repositories } from '../../src/announcements/repositories.ts';
@@ -50,8 +50,9 @@ import { StoreError, createStore, type Namespace, type Store } from '../../src/s
 import { spawnRedisServer } from '../store/redis-server.ts';
 import { ManualClock } from '../support/clock.ts';
 import { freePort } from '../../src/dev/net.ts';
-import { captureSnapshots } from '../../src/history/capture.ts';
+import { captureSnapshots } from '../../src/players/capture.ts';
 import type { SourceFactory } from '../../src/announcements/sources.ts';
+import { demandReader } from '../../src/demand.ts';
 
 /**
  * The announcement subsystem between the game API sandbox and the Discord stand-in, driven through the
@@ -200,6 +201,7 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
     config,
     clock,
     log: options.log ?? silentLog,
+    demand: demandReader(db),
   };
   const stopCapture = captureSnapshots(services);
   const client = createDiscordClient({ apiUrl: world.discord.restUrl });

@@ -3,11 +3,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { TierClient } from '../../src/api/client.ts';
 import { RateLimitedError } from '../../src/api/errors.ts';
 import { systemClock } from '../../src/core/clock.ts';
-import { createMemoryLimits, createSharedLimits, type SharedLimits } from '../../src/limits/index.ts';
+import { createMemoryLimits, createSharedLimits, type SharedLimits } from '../../src/traffic/index.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { openRedisConnection } from '../../src/store/backends.ts';
 import { redisAvailable, startRedisServer, type RedisServer } from '../store/redis-server.ts';
-import { recordingLog } from '../limits/support.ts';
+import { recordingLog } from '../traffic/support.ts';
 
 /**
  * Two tier clients standing for two processes on one API key, against the sandbox (which enforces the

@@ -3,7 +3,7 @@ import { startTestStack, type TestStack } from '../support/stack.ts';
 
 /**
  * `/alert` through the real bot (the worker firing alerts, limits and blocked DMs are in
- * test/alerts/commands.test.ts): adding one to the DMs, listing it, and the refusals.
+ * test/features/alerts/commands.test.ts): adding one to the DMs, listing it, and the refusals.
  */
 let stack: TestStack;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { command as alertCommand } from '../../commands/alert.ts';
 import { command as trackCommand } from '../../commands/track.ts';
-import { AlertRepository } from '../../src/alerts/store.ts';
+import { AlertRepository } from '../../src/features/alerts/store.ts';
 import {
   commandOptions,
   routeCommands,

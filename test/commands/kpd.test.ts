@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KpdKeyRecords, KpdKeyRepository, type StoredKpdKey } from '../../src/kpd/keys.ts';
+import { KpdKeyRecords, KpdKeyRepository, type StoredKpdKey } from '../../src/features/kpd/keys.ts';
 import { MANAGE_GUILD, startHarness, type Harness } from '../secrets/harness.ts';
 
 /** `/kpd` through the real bot, the Discord stand-in and the sandbox. */

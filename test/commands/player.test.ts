@@ -3,8 +3,8 @@ import { startTestStack, type TestStack } from '../support/stack.ts';
 
 /**
  * `/player` through the real bot, the Discord stand-in and the sandbox. Its sections are covered at
- * length elsewhere (test/e2e/player.test.ts, test/e2e/commands.test.ts, test/follow/commands.test.ts,
- * test/render/card-command.test.ts); this file checks the command's own refusals and one answer.
+ * length elsewhere (test/e2e/player.test.ts, test/e2e/commands.test.ts, test/features/tracking/commands.test.ts,
+ * test/features/players/card-command.test.ts); this file checks the command's own refusals and one answer.
  */
 let stack: TestStack;
 beforeAll(async () => {

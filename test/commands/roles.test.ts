@@ -4,7 +4,7 @@ import { startTestStack, type TestStack } from '../support/stack.ts';
 
 /**
  * `/roles` through the real bot (rules of every kind, syncs and their refusals are in
- * test/roles/roles.test.ts): an empty list, and who may change the rules.
+ * test/features/roles/roles.test.ts): an empty list, and who may change the rules.
  */
 let stack: TestStack;
 beforeAll(async () => {

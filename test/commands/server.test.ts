@@ -3,7 +3,7 @@ import { startTestStack, type TestStack } from '../support/stack.ts';
 
 /**
  * `/server leaderboard` through the real bot (the ranking of linked members with their numbers is in
- * test/follow/commands.test.ts): a server with nobody linked, and a DM.
+ * test/features/tracking/commands.test.ts): a server with nobody linked, and a DM.
  */
 let stack: TestStack;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { startTestStack, type TestStack } from '../support/stack.ts';
 
 /**
  * `/track` through the real bot: add, list, remove and a refusal (what tracking posts is in
- * test/follow/track.test.ts).
+ * test/features/tracking/track.test.ts).
  */
 let stack: TestStack;
 beforeAll(async () => {

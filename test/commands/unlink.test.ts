@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountLinks } from '../../src/link/accounts.ts';
+import { accountLinks } from '../../src/players/accounts.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 
 /** `/unlink` through the real bot (linking end to end is in link.test.ts). */

@@ -1,6 +1,6 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleRules } from '../../src/roles/rules.ts';
+import { RoleRules } from '../../src/features/roles/rules.ts';
 import { startHarness, type Harness } from '../secrets/harness.ts';
 
 /**

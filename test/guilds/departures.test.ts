@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openRepositories, type Repositories } from '../../src/announcements/repositories.ts';
 import { openDatabase, type Database } from '../../src/db/index.ts';
 import { GUILD_DATA_GRACE_MS, GuildDepartures } from '../../src/guilds/departures.ts';
-import { KpdFeedState } from '../../src/kpd/feed.ts';
-import { KpdKeyRecords } from '../../src/kpd/keys.ts';
+import { KpdFeedState } from '../../src/features/kpd/feed.ts';
+import { KpdKeyRecords } from '../../src/features/kpd/keys.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import { capturedLog } from '../announcements/support.ts';
-import { RoleGrants, RoleRules } from '../../src/roles/rules.ts';
-import { GuildMembers } from '../../src/history/members.ts';
+import { RoleGrants, RoleRules } from '../../src/features/roles/rules.ts';
+import { GuildMembers } from '../../src/players/members.ts';
 
 /** Leaving a server: its data stays through the grace period (a kick and re-invite loses nothing), then goes. */
 const DAY = 86_400_000;

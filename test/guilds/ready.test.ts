@@ -5,9 +5,9 @@ import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
 import { GuildDepartures } from '../../src/guilds/departures.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
-import { AlertRepository } from '../../src/alerts/store.ts';
-import { RoleRules } from '../../src/roles/rules.ts';
-import { GuildMembers } from '../../src/history/members.ts';
+import { AlertRepository } from '../../src/features/alerts/store.ts';
+import { RoleRules } from '../../src/features/roles/rules.ts';
+import { GuildMembers } from '../../src/players/members.ts';
 import { startTestBot } from '../support/stack.ts';
 
 /**

@@ -1,61 +1,108 @@
+import { readdirSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- the ESLint configuration is plain JavaScript, without types
+import * as config from '../../eslint.config.js';
+
+const BOUNDARY_MATRIX = (config as { BOUNDARY_MATRIX: Record<string, readonly string[]> }).BOUNDARY_MATRIX;
+const BOUNDARY_ELEMENTS = (config as { BOUNDARY_ELEMENTS: ReadonlyArray<{ type: string }> })
+  .BOUNDARY_ELEMENTS;
 
 /**
  * The folder boundaries of `eslint.config.js`, checked on source text linted as if it lived at a path in
- * the tree (nothing is written there). Only the boundary rule runs, without type information: fast.
+ * the tree (nothing is written there): every pair of elements of the matrix, both ways, so that a change
+ * of the matrix that lets a layer import one above it, or one feature another, fails here. Only the
+ * boundary rules run, without type information: fast.
  */
+const root = new URL('../..', import.meta.url).pathname;
 let eslint: ESLint;
 
 beforeAll(() => {
   eslint = new ESLint({
-    cwd: new URL('../..', import.meta.url).pathname,
+    cwd: root,
     overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
-    ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-imports',
+    ruleFilter: ({ ruleId }) => ruleId === 'boundaries/element-types' || ruleId === 'no-restricted-imports',
   });
 });
 
-async function restricted(filePath: string, code: string): Promise<string[]> {
+async function refusals(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? []).map((message) => `${message.ruleId ?? 'fatal'}: ${message.message}`);
 }
 
+const firstFile = (folder: string) =>
+  `${folder}/${
+    readdirSync(`${root}${folder}`)
+      .filter((name) => name.endsWith('.ts'))
+      .sort()[0]
+  }`;
+
+/** Where a probe of each element is linted from, and a real file of it to import. */
+const PLACES: Record<string, { probe: string; target: string }> = {
+  app: { probe: 'src/probe.ts', target: 'src/bot.ts' },
+  services: { probe: 'src/services.ts', target: 'src/services.ts' },
+  dev: { probe: 'src/dev/probe.ts', target: 'src/dev/net.ts' },
+  feature: { probe: 'src/features/alerts/probe.ts', target: 'src/features/alerts/model.ts' },
+  commands: { probe: 'commands/probe.ts', target: 'commands/me.ts' },
+};
+for (const element of BOUNDARY_ELEMENTS) {
+  if (PLACES[element.type] !== undefined) continue;
+  PLACES[element.type] = { probe: `src/${element.type}/probe.ts`, target: firstFile(`src/${element.type}`) };
+}
+
+function importOf(probe: string, target: string): string {
+  const path = relative(dirname(probe), target);
+  return `import '${path.startsWith('.') ? path : `./${path}`}';\n`;
+}
+
 describe('folder boundaries', () => {
-  it('stops a renderer from importing Discord, the domain, commands or the development tools', async () => {
-    for (const source of [
-      '../discord/command.ts',
-      '../announcements/model.ts',
-      '../kpd/events.ts',
-      '../secrets/mask.ts',
-      '../../commands/me.ts',
-      '../dev/sandbox/index.ts',
+  it('names a place for every element of the matrix', () => {
+    expect(Object.keys(PLACES).sort()).toEqual(Object.keys(BOUNDARY_MATRIX).sort());
+  });
+
+  for (const [from, allowed] of Object.entries(BOUNDARY_MATRIX)) {
+    it(`lets ${from} import exactly what the matrix names`, async () => {
+      const { probe } = PLACES[from]!;
+      for (const [to, { target }] of Object.entries(PLACES)) {
+        if (to === from) continue;
+        const messages = await refusals(probe, importOf(probe, target));
+        expect(messages.length === 0, `${from} -> ${to}: ${messages.join('; ')}`).toBe(allowed.includes(to));
+      }
+    });
+  }
+
+  it('is a hierarchy: no element reaches itself through what it may import', () => {
+    const matrix = BOUNDARY_MATRIX;
+    for (const start of Object.keys(matrix)) {
+      const seen = new Set<string>();
+      const queue = [...(matrix[start] ?? [])];
+      while (queue.length > 0) {
+        const next = queue.shift()!;
+        if (seen.has(next)) continue;
+        seen.add(next);
+        queue.push(...(matrix[next] ?? []));
+      }
+      expect(seen.has(start), `${start} can reach itself`).toBe(false);
+    }
+  });
+
+  it('keeps each feature to itself: another feature is reached only through a shared layer', async () => {
+    const probe = 'src/features/alerts/probe.ts';
+    expect(await refusals(probe, importOf(probe, 'src/features/alerts/store.ts'))).toEqual([]);
+    for (const other of [
+      'src/features/kpd/render.ts',
+      'src/features/roles/rules.ts',
+      'src/features/turf/kind.ts',
     ]) {
-      const messages = await restricted('src/render/probe.ts', `import '${source}';\n`);
-      expect(messages, source).toHaveLength(1);
-      expect(messages[0], source).toMatch(/^no-restricted-imports: .*lower layers/);
-    }
-    expect(
-      await restricted('src/render/probe.ts', "import './common.ts';\nimport '../core/time.ts';\n"),
-    ).toEqual([]);
-  });
-
-  it('holds for the store, the API client and the configuration too', async () => {
-    for (const file of ['src/store/probe.ts', 'src/api/probe.ts', 'src/config/probe.ts']) {
-      expect(await restricted(file, "import '../announcements/index.ts';\n"), file).toHaveLength(1);
+      const messages = await refusals(probe, importOf(probe, other));
+      expect(messages, other).toHaveLength(1);
+      expect(messages[0]).toMatch(/^boundaries\/element-types: /);
     }
   });
 
-  it('keeps domain code off the command layer, and production code off src/dev', async () => {
-    expect(await restricted('src/announcements/probe.ts', "import '../discord/command.ts';\n")).toHaveLength(
-      1,
-    );
-    expect(
-      await restricted('src/kpd/probe.ts', "import type { X } from '../discord/command.ts';\n"),
-    ).toHaveLength(1);
-    expect(await restricted('src/bot.ts', "import './dev/demo/stack.ts';\n")).toHaveLength(1);
-    expect(await restricted('commands/probe.ts', "import '../src/dev/sandbox/index.ts';\n")).toHaveLength(1);
-    // The commands and the composition root use Discord's command layer and the domain freely.
-    expect(await restricted('commands/probe.ts', "import '../src/discord/command.ts';\n")).toEqual([]);
-    expect(await restricted('src/dev/demo/probe.ts', "import '../sandbox/index.ts';\n")).toEqual([]);
+  it('leaves Keyv to the store', async () => {
+    expect(await refusals('src/api/probe.ts', "import Keyv from 'keyv';\n")).toHaveLength(1);
+    expect(await refusals('src/store/probe.ts', "import Keyv from 'keyv';\n")).toEqual([]);
   });
 });

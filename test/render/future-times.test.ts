@@ -15,18 +15,18 @@ import {
   TradesHistorySchema,
 } from '../../src/api/schemas/index.ts';
 import { pastTimes, resetFutureTimeWarning, type PastTimes } from '../../src/render/common.ts';
-import { renderClanProfile } from '../../src/render/clan.ts';
-import { renderKpdCallChanged, renderKpdNewCall } from '../../src/render/kpd.ts';
-import { kpdKind } from '../../src/announcements/kinds/kpd.ts';
-import { announcedCall, KPD_NEW_CALL } from '../../src/announcements/kinds/kpd-events.ts';
-import { renderMapInfo, renderMapRank } from '../../src/render/map.ts';
+import { renderClanProfile } from '../../src/features/clans/render.ts';
+import { renderKpdCallChanged, renderKpdNewCall } from '../../src/features/kpd/render.ts';
+import { kpdKind } from '../../src/features/kpd/kind.ts';
+import { announcedCall, KPD_NEW_CALL } from '../../src/features/kpd/events.ts';
+import { renderMapInfo, renderMapRank } from '../../src/features/maps/render.ts';
 import {
   renderMarketHistory,
   renderMatchHistory,
   renderOwnListings,
   renderTrades,
-} from '../../src/render/me.ts';
-import { renderModInfo } from '../../src/render/mods.ts';
+} from '../../src/features/tokens/render.ts';
+import { renderModInfo } from '../../src/features/mods/render.ts';
 import type { ReplyPayload } from '../../src/render/payload.ts';
 import { capturedLog, commandOptions, routeCommands, useWorldPerTest } from '../announcements/support.ts';
 import { ManualClock } from '../support/clock.ts';

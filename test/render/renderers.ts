@@ -25,7 +25,7 @@ import {
   renderMapUnfeatured,
   renderTurfDaily,
   renderTurfOwnerChange,
-} from '../../src/render/announcements.ts';
+} from '../../src/announcements/render-posts.ts';
 
 import { renderError } from '../../src/render/errors.ts';
 
@@ -34,16 +34,16 @@ import {
   renderKpdLinked,
   renderKpdNewCall,
   renderKpdUnlinked,
-} from '../../src/render/kpd.ts';
+} from '../../src/features/kpd/render.ts';
 import {
   renderLinkNotFound,
   renderLinkStarted,
   renderLinkVerified,
   renderUnlinked,
-} from '../../src/render/link.ts';
+} from '../../src/features/links/render.ts';
 
-import { renderFeaturedMaps, renderMapRank } from '../../src/render/map.ts';
-import { renderMatch } from '../../src/render/match.ts';
+import { renderFeaturedMaps, renderMapRank } from '../../src/features/maps/render.ts';
+import { renderMatch } from '../../src/features/players/matches.ts';
 
 import {
   renderMarketHistory,
@@ -53,21 +53,21 @@ import {
   renderRankedProfileRegion,
   renderTrades,
   renderWallet,
-} from '../../src/render/me.ts';
+} from '../../src/features/tokens/render.ts';
 
-import { renderModInfo } from '../../src/render/mods.ts';
+import { renderModInfo } from '../../src/features/mods/render.ts';
 import type { ReplyPayload } from '../../src/render/payload.ts';
-import { renderInventory } from '../../src/render/player.ts';
+import { renderInventory } from '../../src/features/players/render.ts';
 import {
   renderSubscribed,
   renderSubscriptionList,
   renderUnsubscribed,
   type SubscriptionView,
-} from '../../src/render/subscriptions.ts';
+} from '../../src/announcements/render-subscriptions.ts';
 
 import { text } from '../../src/render/common.ts';
 
-import { renderTurfClan, renderTurfPlayer, renderTurfStatus } from '../../src/render/turf.ts';
+import { renderTurfClan, renderTurfPlayer, renderTurfStatus } from '../../src/features/turf/render.ts';
 import {
   renderTrackClan,
   renderTrackLevel,
@@ -75,11 +75,16 @@ import {
   renderTrackMatch,
   renderTracked,
   renderUntracked,
-} from '../../src/render/follow.ts';
-import { renderCompare, renderHistory, renderServerLeaderboard } from '../../src/render/history.ts';
-import type { Snapshot, SnapshotStats } from '../../src/history/stats.ts';
-import { renderRoleRules, renderRuleAdded, renderRuleRemoved, renderSync } from '../../src/render/roles.ts';
-import type { RoleRule } from '../../src/roles/rules.ts';
+} from '../../src/features/tracking/render.ts';
+import { renderCompare, renderHistory, renderServerLeaderboard } from '../../src/features/history/render.ts';
+import type { Snapshot, SnapshotStats } from '../../src/players/stats.ts';
+import {
+  renderRoleRules,
+  renderRuleAdded,
+  renderRuleRemoved,
+  renderSync,
+} from '../../src/features/roles/render.ts';
+import type { RoleRule } from '../../src/features/roles/rules.ts';
 
 /**
  * Every renderer of src/render, fed `name` wherever the game or a user supplies text (player, clan, map,

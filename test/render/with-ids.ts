@@ -10,14 +10,14 @@ import { playerIds } from '../../commands/player.ts';
 import type { ClanProfile, MapInfo } from '../../src/api/schemas/index.ts';
 import type { Translator } from '../../src/i18n/index.ts';
 import type { PageView } from '../../src/render/common.ts';
-import * as clan from '../../src/render/clan.ts';
-import * as kpd from '../../src/render/kpd.ts';
-import * as leaderboard from '../../src/render/leaderboard.ts';
-import * as lobbies from '../../src/render/lobbies.ts';
-import * as map from '../../src/render/map.ts';
-import * as market from '../../src/render/market.ts';
-import * as mods from '../../src/render/mods.ts';
-import * as player from '../../src/render/player.ts';
+import * as clan from '../../src/features/clans/render.ts';
+import * as kpd from '../../src/features/kpd/render.ts';
+import * as leaderboard from '../../src/features/leaderboards/render.ts';
+import * as lobbies from '../../src/features/lobbies/render.ts';
+import * as map from '../../src/features/maps/render.ts';
+import * as market from '../../src/features/market/render.ts';
+import * as mods from '../../src/features/mods/render.ts';
+import * as player from '../../src/features/players/render.ts';
 
 /**
  * The renderers that show buttons, given the custom ids their command makes (renderers take ids

@@ -1,14 +1,14 @@
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountLinks } from '../../src/link/accounts.ts';
+import { accountLinks } from '../../src/players/accounts.ts';
 import { discordTarget, startAnnouncements } from '../../src/announcements/index.ts';
-import { ANNOUNCEMENT_KINDS } from '../../src/announcements/kinds/index.ts';
-import { kpdSource } from '../../src/kpd/feed.ts';
+import { ANNOUNCEMENT_KINDS } from '../../src/kinds.ts';
+import { kpdSource } from '../../src/features/kpd/feed.ts';
 import { SubscriptionRepository } from '../../src/announcements/repositories.ts';
-import { KpdKeyRecords } from '../../src/kpd/keys.ts';
+import { KpdKeyRecords } from '../../src/features/kpd/keys.ts';
 import type { KpdCall as WorldCall } from '../../src/dev/sandbox/index.ts';
 import type { MessageRecord } from '../../src/dev/standin/index.ts';
-import { accessTokenMemory } from '../../src/me/token-memory.ts';
+import { accessTokenMemory } from '../../src/features/tokens/token-memory.ts';
 import { makeJwt } from '../support/jwt.ts';
 import { MANAGE_GUILD, startHarness, type Harness } from './harness.ts';
 

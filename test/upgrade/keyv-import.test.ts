@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { openDatabase, type Database } from '../../src/db/index.ts';
-import { accountLinks } from '../../src/link/accounts.ts';
+import { accountLinks } from '../../src/players/accounts.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import { importKeyvRecords } from '../../src/upgrade/keyv-import.ts';
 

@@ -15,7 +15,7 @@ import type { AnnouncementEvent, AnnouncementRef, Subscription, SubscriptionOpti
  *     is the subcommand;
  *  2. write its command half in `commands/subscribe/` and add it to `SUBSCRIBE_KINDS` there;
  *  3. if its events come from a new feed, write a `Source` (`../sources.ts` defines the interface; see
- *     `src/kpd/feed.ts`) under the kind's `source` name and hand it to `startAnnouncements` in
+ *     `src/features/kpd/feed.ts`) under the kind's `source` name and hand it to `startAnnouncements` in
  *     `src/bot.ts`. A source polls under its own lease and stores `AnnouncementEvent`s in the inbox;
  *     delivery, de-duplication, the nonce, dead channels and `/subscriptions` come for free;
  *  4. add `definition.options.<kind>` to every `locales/<locale>/subscribe.json`, and

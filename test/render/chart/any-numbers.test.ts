@@ -3,11 +3,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { niceTicks, valueFormatter, zeroBasedTicks } from '../../../src/render/chart/axis.ts';
 import { MAX_TICK_INTERVALS } from '../../../src/render/chart/bounds.ts';
-import { buildProfileCardSvg } from '../../../src/render/chart/card.ts';
-import { buildHistorySvg } from '../../../src/render/chart/history.ts';
-import { buildMarketOverviewSvg } from '../../../src/render/chart/market-overview.ts';
-import { buildPriceHistorySvg } from '../../../src/render/chart/price-history.ts';
-import { buildRankedStandingSvg } from '../../../src/render/chart/ranked-standing.ts';
+import { buildProfileCardSvg } from '../../../src/features/players/card.ts';
+import { buildHistorySvg } from '../../../src/features/history/chart.ts';
+import { buildMarketOverviewSvg } from '../../../src/features/market/overview-chart.ts';
+import { buildPriceHistorySvg } from '../../../src/features/market/price-chart.ts';
+import { buildRankedStandingSvg } from '../../../src/features/players/ranked-chart.ts';
 import type { ChartSvg } from '../../../src/render/chart/png.ts';
 import { MAX_LIST_ITEMS } from '../../../src/api/schemas/tolerant.ts';
 

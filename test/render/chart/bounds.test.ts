@@ -7,14 +7,14 @@ import {
   zeroBasedTicks,
 } from '../../../src/render/chart/axis.ts';
 import { MAX_TICK_INTERVALS } from '../../../src/render/chart/bounds.ts';
-import { buildHistorySvg } from '../../../src/render/chart/history.ts';
-import { buildMarketOverviewSvg } from '../../../src/render/chart/market-overview.ts';
+import { buildHistorySvg } from '../../../src/features/history/chart.ts';
+import { buildMarketOverviewSvg } from '../../../src/features/market/overview-chart.ts';
 import {
   buildPriceHistorySvg,
   renderPriceHistoryChart,
   type PriceHistoryPoint,
-} from '../../../src/render/chart/price-history.ts';
-import { buildRankedStandingSvg } from '../../../src/render/chart/ranked-standing.ts';
+} from '../../../src/features/market/price-chart.ts';
+import { buildRankedStandingSvg } from '../../../src/features/players/ranked-chart.ts';
 import { PNG_SIGNATURE } from './pixels.ts';
 
 /**

@@ -7,7 +7,7 @@ import {
   CARD_WIDTH,
   renderProfileCard,
   type ProfileCardInput,
-} from '../../../src/render/chart/card.ts';
+} from '../../../src/features/players/card.ts';
 import {
   chartFontFiles,
   drawableText,

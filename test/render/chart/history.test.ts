@@ -7,7 +7,7 @@ import {
   renderHistoryChart,
   type HistoryChartInput,
   type HistoryPoint,
-} from '../../../src/render/chart/history.ts';
+} from '../../../src/features/history/chart.ts';
 import { Colors } from '../../../src/render/chart/theme.ts';
 import { codePointLength } from '../../../src/render/text.ts';
 import {

@@ -5,7 +5,7 @@ import {
   renderPriceHistoryChart,
   type PriceHistoryChartInput,
   type PriceHistoryPoint,
-} from '../../../src/render/chart/price-history.ts';
+} from '../../../src/features/market/price-chart.ts';
 import { Colors } from '../../../src/render/chart/theme.ts';
 import { codePointLength } from '../../../src/render/text.ts';
 import {

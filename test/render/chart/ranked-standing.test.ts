@@ -4,7 +4,7 @@ import {
   buildRankedStandingSvg,
   renderRankedStandingChart,
   type RankedStandingChartInput,
-} from '../../../src/render/chart/ranked-standing.ts';
+} from '../../../src/features/players/ranked-chart.ts';
 import { Colors } from '../../../src/render/chart/theme.ts';
 import {
   PNG_SIGNATURE,

@@ -1,0 +1,150 @@
+import { valueFormatter, zeroBasedTicks, linear } from '../../render/chart/axis.ts';
+import { isDrawableAmount } from '../../render/chart/bounds.ts';
+import { ellipsizeToWidth } from '../../render/chart/font.ts';
+import {
+  background,
+  droppedNote,
+  droppedSentence,
+  emptyMessage,
+  legend,
+  plotBackground,
+  sentences,
+  title,
+  type PlotArea,
+} from '../../render/chart/layout.ts';
+import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { line, rect, svgDocument, text } from '../../render/chart/svg.ts';
+import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from '../../render/chart/theme.ts';
+
+export interface MarketOverviewBar {
+  /** The skin's name (game text: escaped when drawn, cut to fit). */
+  readonly label: string;
+  /** Listings on sale now. */
+  readonly onSale: number;
+  /** Sales over the recent days, when known. */
+  readonly sales?: number | undefined;
+}
+
+export interface MarketOverviewChartInput {
+  readonly title: string;
+  readonly bars: readonly MarketOverviewBar[];
+  readonly locale: string;
+  readonly labels: {
+    readonly onSale: string;
+    readonly sales: string;
+    readonly empty: string;
+    /** The note of a chart that left `count` values out (not finite, negative, past 1e12). */
+    readonly outOfRange: (count: number) => string;
+  };
+}
+
+const MAX_BARS = 10;
+const PLOT_TOP = 92;
+const PLOT_BOTTOM = CHART_HEIGHT - 28;
+const LABEL_WIDTH = 250;
+
+/**
+ * The market's most listed skins, one row each: listings on sale now as a gold bar (the ask side) and,
+ * beneath it, the recent sales as a thinner blue bar (blue is a count of sales in every chart), on one
+ * shared count axis so that supply and demand compare at a glance.
+ */
+export function buildMarketOverviewSvg(input: MarketOverviewChartInput): ChartSvg {
+  // A bar whose count is not a finite 0..1e12 is left out, a sales count as well (the bar stays).
+  const shown = input.bars.slice(0, MAX_BARS);
+  const bars = shown
+    .filter((bar) => isDrawableAmount(bar.onSale))
+    .map((bar) => ({ ...bar, sales: isDrawableAmount(bar.sales) ? bar.sales : undefined }));
+  const dropped =
+    shown.length -
+    bars.length +
+    shown.filter(
+      (bar) => isDrawableAmount(bar.onSale) && bar.sales !== undefined && !isDrawableAmount(bar.sales),
+    ).length;
+  const note = droppedNote(dropped, input.labels.outOfRange);
+  const said = droppedSentence(dropped, input.labels.outOfRange);
+  const area: PlotArea = {
+    left: MARGIN + LABEL_WIDTH + 12,
+    top: PLOT_TOP,
+    right: CHART_WIDTH - MARGIN - 60,
+    bottom: PLOT_BOTTOM,
+  };
+  if (bars.length === 0) {
+    const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, [
+      background(),
+      title(input.title),
+      plotBackground(area),
+      emptyMessage(input.labels.empty, area),
+      note,
+    ]);
+    return chartSvg(svg, sentences([input.title, input.labels.empty, said]));
+  }
+  const counts = bars.flatMap((bar) => [bar.onSale, bar.sales ?? 0]).filter((v) => Number.isFinite(v));
+  const ticks = zeroBasedTicks(Math.max(1, ...counts), 5, true);
+  const x = linear(0, ticks.max, area.left, area.right);
+  const format = valueFormatter(input.locale, 0);
+  const parts: string[] = [
+    background(),
+    title(input.title),
+    legend(
+      [
+        { label: input.labels.onSale, color: Colors.price, shape: 'box' },
+        { label: input.labels.sales, color: Colors.sales, shape: 'box' },
+      ],
+      area.left,
+    ),
+    plotBackground(area),
+  ];
+  for (const value of ticks.values) parts.push(line(x(value), area.top, x(value), area.bottom, Colors.grid));
+  const rowHeight = (area.bottom - area.top) / bars.length;
+  bars.forEach((bar, i) => {
+    const top = area.top + i * rowHeight;
+    const middle = top + rowHeight / 2;
+    const label = ellipsizeToWidth(bar.label, LABEL_WIDTH, Fonts.label);
+    parts.push(
+      text(label, {
+        x: area.left - 12,
+        y: middle + Fonts.label * 0.35,
+        size: Fonts.label,
+        fill: Colors.text,
+        anchor: 'end',
+      }),
+    );
+    const main = Math.max(4, rowHeight * 0.42);
+    const width = Math.max(1, x(bar.onSale) - area.left);
+    parts.push(rect(area.left, middle - main, width, main, Colors.price));
+    parts.push(
+      text(format(bar.onSale), {
+        x: area.left + width + 6,
+        y: middle - main / 2 + Fonts.tick * 0.35,
+        size: Fonts.tick,
+        fill: Colors.muted,
+      }),
+    );
+    if (bar.sales !== undefined && Number.isFinite(bar.sales)) {
+      const thin = Math.max(3, rowHeight * 0.28);
+      const salesWidth = Math.max(1, x(bar.sales) - area.left);
+      parts.push(rect(area.left, middle + 2, salesWidth, thin, Colors.sales));
+      parts.push(
+        text(format(bar.sales), {
+          x: area.left + salesWidth + 6,
+          y: middle + 2 + thin / 2 + Fonts.tick * 0.35,
+          size: Fonts.tick,
+          fill: Colors.muted,
+        }),
+      );
+    }
+  });
+  parts.push(line(area.left, area.top, area.left, area.bottom, Colors.axis), note);
+  const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
+  const described = bars.map(
+    (bar) =>
+      `${bar.label}: ${format(bar.onSale)} ${input.labels.onSale}` +
+      (bar.sales === undefined ? '' : `, ${format(bar.sales)} ${input.labels.sales}`),
+  );
+  return chartSvg(svg, sentences([input.title, ...described, said]));
+}
+
+/** The overview chart as a 960×480 PNG; see {@link buildMarketOverviewSvg}. */
+export function renderMarketOverviewChart(input: MarketOverviewChartInput): ChartImage {
+  return toChartImage(buildMarketOverviewSvg(input));
+}

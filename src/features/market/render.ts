@@ -1,0 +1,288 @@
+import type { MarketSkin, MarketStats, SalesStatistics } from '../../api/schemas/index.ts';
+import type { Translator } from '../../i18n/index.ts';
+import { renderPriceHistoryChart } from './price-chart.ts';
+import { renderMarketOverviewChart } from './overview-chart.ts';
+import {
+  field,
+  fit,
+  kr,
+  num,
+  pageRow,
+  pastTimestamp,
+  text,
+  type Pager,
+  type PastTimes,
+} from '../../render/common.ts';
+import { unknownName } from '../../render/names.ts';
+import { Colors, type ReplyPayload } from '../../render/payload.ts';
+import { DiscordLimits, truncate } from '../../render/text.ts';
+
+/** Listings of a market skin come 10 to a page (spec, section 8). */
+export const LISTINGS_PER_PAGE = 10;
+export const TOP_OWNERS = 10;
+export const DEFAULT_DAYS = 30;
+export const CHART_FILE = 'price-history.png';
+
+const DAY_MS = 86_400_000;
+
+export interface MarketSkinView {
+  readonly data: MarketSkin;
+  /** The skin's name from the game's skin list, when known (raw, not escaped). */
+  readonly skinName: string | undefined;
+  readonly days: number;
+  /** The listings page that `data` holds (1-based). */
+  readonly page: number;
+  readonly now: number;
+  readonly pager: Pager;
+  /** Now, for the times of past events (one after it is shown as now and reported). */
+  readonly past?: PastTimes | undefined;
+}
+
+/** `YYYY-MM-DD` of the UTC day that contains `now`. */
+export function utcDay(now: number): string {
+  return new Date(Math.floor(now / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * A market skin: prices, listings (one API page) and the top owners, with the price history as a PNG
+ * chart attached and shown as the embed's image.
+ */
+export function renderMarketSkin(
+  t: Translator,
+  { data, skinName, days, page, now, pager, past }: MarketSkinView,
+): ReplyPayload {
+  const index = data.skin_index;
+  const plainName = skinName?.trim() ? skinName : unknownName(t, 'skin', index);
+  const title = skinName?.trim()
+    ? t.t('market:title', { skin: text(skinName, 150), index })
+    : unknownName(t, 'skin', index);
+
+  const totalListings = data.total_listings;
+  const listings = data.listings ?? [];
+  const owners = data.owners ?? [];
+  const totalPages =
+    totalListings === undefined ? undefined : Math.max(1, Math.ceil(totalListings / LISTINGS_PER_PAGE));
+
+  const listingLines = listings.slice(0, LISTINGS_PER_PAGE).map((listing, i) =>
+    t.t('market:listings.line', {
+      rank: t.n((page - 1) * LISTINGS_PER_PAGE + i + 1),
+      price: kr(t, listing.price),
+      seller: text(listing.seller_name, 40),
+      when: pastTimestamp(listing.listed_at, 'R', past),
+    }),
+  );
+  const ownerLines = owners.slice(0, TOP_OWNERS).map((owner, i) =>
+    t.t('market:owners.line', {
+      rank: t.n(i + 1),
+      name: text(owner.player_name, 40),
+      count: num(t, owner.count),
+    }),
+  );
+
+  const noListings = totalListings === 0 || (totalListings === undefined && data.lowest_price === 0);
+  const embed = fit({
+    color: Colors.gold,
+    title,
+    fields: [
+      field(t.t('market:lowestPrice'), noListings ? t.t('market:noListings') : kr(t, data.lowest_price)),
+      field(
+        t.t('market:averagePrice'),
+        data.average_price === 0 ? t.t('market:noRecentSales') : kr(t, data.average_price, 2),
+      ),
+      field(t.t('market:totalListings'), num(t, totalListings)),
+      field(t.t('market:circulating'), num(t, data.total_circulating)),
+      field(
+        totalPages === undefined
+          ? t.t('market:listings.titlePage', { page: t.n(page) })
+          : t.t('market:listings.titlePageOf', { page: t.n(page), total: t.n(totalPages) }),
+        listingLines.length > 0 ? listingLines.join('\n') : t.t('market:listings.none'),
+        false,
+      ),
+      field(
+        t.t('market:owners.title', { shown: t.n(ownerLines.length), total: t.n(owners.length) }),
+        ownerLines.length > 0 ? ownerLines.join('\n') : t.t('market:owners.none'),
+        false,
+      ),
+    ],
+    image: { url: `attachment://${CHART_FILE}` },
+    footer: { text: t.t('market:footer', { days: t.n(days), index }) },
+  });
+
+  const chart = renderPriceHistoryChart({
+    title: t.t('market:chart.title', { skin: plainName, days: t.n(days) }),
+    points: (data.price_history ?? []).map((day) => ({
+      date: day.date,
+      // A price or count the schema found out of range is absent: the chart counts the day as not drawn.
+      averagePrice: day.average_price ?? Number.NaN,
+      sales: day.sales ?? Number.NaN,
+    })),
+    days,
+    end: utcDay(now),
+    locale: t.locale,
+    labels: {
+      averagePrice: t.t('market:chart.averagePrice'),
+      sales: t.t('market:chart.sales'),
+      noSales: t.t('market:chart.noSales'),
+      outOfRange: (count) => t.t('market:chart.outOfRange', { points: t.n(count) }),
+    },
+  });
+
+  const row = pageRow(t, {
+    pager,
+    page,
+    totalPages,
+    hasNext: totalPages === undefined ? listings.length >= LISTINGS_PER_PAGE : page < totalPages,
+  });
+  return {
+    embeds: [embed],
+    components: row ? [row] : [],
+    files: [
+      {
+        name: CHART_FILE,
+        data: chart.png,
+        description: truncate(chart.altText, DiscordLimits.attachmentDescription),
+      },
+    ],
+  };
+}
+
+export const OVERVIEW_CHART_FILE = 'market-overview.png';
+/** Skins the overview lists and draws (the most listed of the stats page). */
+export const OVERVIEW_TOP = 10;
+/** Skins whose recent sales are read (one request each). */
+export const OVERVIEW_SALES = 5;
+/** Days of sales the overview sums. */
+export const OVERVIEW_DAYS = 7;
+
+export interface MarketOverviewView {
+  readonly stats: MarketStats;
+  /** Daily sales of some of the listed skins (`/market/items/{id}/sales-statistics`), by skin index. */
+  readonly sales: ReadonlyMap<number, SalesStatistics>;
+  readonly skinName: (index: number) => string | undefined;
+  readonly now: number;
+}
+
+interface OverviewRow {
+  readonly index: number;
+  readonly name: string;
+  readonly onSale: number;
+  readonly circulating: number | undefined;
+  readonly askLow: number | undefined;
+  readonly askHigh: number | undefined;
+  readonly recentSales: number | undefined;
+  readonly lastDay: { date: string; averagePrice: number | undefined; sales: number } | undefined;
+}
+
+/** Sales of the last `OVERVIEW_DAYS` UTC days (today included), and the latest day with sales. */
+function recent(
+  statistics: SalesStatistics | undefined,
+  now: number,
+): Pick<OverviewRow, 'recentSales' | 'lastDay'> {
+  if (!statistics) return { recentSales: undefined, lastDay: undefined };
+  const from = utcDay(now - (OVERVIEW_DAYS - 1) * DAY_MS);
+  const today = utcDay(now);
+  let total = 0;
+  let lastDay: OverviewRow['lastDay'];
+  for (const day of statistics.days) {
+    // Days ahead of today are a data problem: left out.
+    if (day.date > today) continue;
+    const sales = day.sales ?? 0;
+    if (day.date >= from) total += sales;
+    if (sales > 0 && (lastDay === undefined || day.date > lastDay.date))
+      lastDay = { date: day.date, averagePrice: day.average_price, sales };
+  }
+  return { recentSales: total, lastDay };
+}
+
+/**
+ * `/market overview`: the market's own statistics (one page of `/market/stats`: skins, circulation, what
+ * is on sale and the ask range) with the most listed skins, their recent sales (sales statistics, the
+ * last `OVERVIEW_DAYS` days) and a chart of both.
+ */
+export function renderMarketOverview(t: Translator, view: MarketOverviewView): ReplyPayload {
+  const rows: OverviewRow[] = view.stats.rows
+    .map((row) => ({
+      index: row.skin_index,
+      name: view.skinName(row.skin_index) ?? unknownName(t, 'skin', row.skin_index),
+      onSale: row.on_sale ?? 0,
+      circulating: row.circulating,
+      askLow: row.ask_low,
+      askHigh: row.ask_high,
+      ...recent(view.sales.get(row.skin_index), view.now),
+    }))
+    .sort((a, b) => b.onSale - a.onSale || a.index - b.index);
+  const top = rows.slice(0, OVERVIEW_TOP);
+  const onSale = rows.reduce((sum, row) => sum + row.onSale, 0);
+  const circulating = rows.reduce((sum, row) => sum + (row.circulating ?? 0), 0);
+  const listed = rows.filter((row) => row.onSale > 0).length;
+  const lines = top.map((row, i) =>
+    t.t('market:overview.line', {
+      rank: t.n(i + 1),
+      skin: text(row.name, 40),
+      index: row.index,
+      onSale: num(t, row.onSale),
+      ask:
+        row.askLow === undefined
+          ? t.t('market:noListings')
+          : row.askHigh === undefined || row.askHigh === row.askLow
+            ? kr(t, row.askLow)
+            : t.t('market:overview.range', { low: kr(t, row.askLow), high: kr(t, row.askHigh) }),
+    }),
+  );
+  const salesLines = top
+    .filter((row) => row.recentSales !== undefined)
+    .map((row) =>
+      row.lastDay === undefined
+        ? t.t('market:overview.noSales', { skin: text(row.name, 40) })
+        : t.t('market:overview.salesLine', {
+            skin: text(row.name, 40),
+            sales: num(t, row.recentSales),
+            date: row.lastDay.date,
+            count: num(t, row.lastDay.sales),
+            price: row.lastDay.averagePrice === undefined ? '—' : kr(t, row.lastDay.averagePrice, 2),
+          }),
+    );
+  const embed = fit({
+    color: Colors.gold,
+    title: t.t('market:overview.title'),
+    fields: [
+      field(t.t('market:overview.skins'), num(t, rows.length)),
+      field(t.t('market:overview.listedSkins'), num(t, listed)),
+      field(t.t('market:overview.onSale'), num(t, onSale)),
+      field(t.t('market:circulating'), num(t, circulating)),
+      field(
+        t.t('market:overview.mostListed'),
+        lines.length > 0 ? lines.join('\n') : t.t('market:noListings'),
+        false,
+      ),
+      field(
+        t.t('market:overview.recentSales', { days: t.n(OVERVIEW_DAYS) }),
+        salesLines.length > 0 ? salesLines.join('\n') : t.t('market:noRecentSales'),
+        false,
+      ),
+    ],
+    image: { url: `attachment://${OVERVIEW_CHART_FILE}` },
+    footer: { text: t.t('market:overview.footer') },
+  });
+  const chart = renderMarketOverviewChart({
+    title: t.t('market:overview.chartTitle', { days: t.n(OVERVIEW_DAYS) }),
+    bars: top.map((row) => ({ label: row.name, onSale: row.onSale, sales: row.recentSales })),
+    locale: t.locale,
+    labels: {
+      onSale: t.t('market:overview.onSale'),
+      sales: t.t('market:overview.chartSales', { days: t.n(OVERVIEW_DAYS) }),
+      empty: t.t('market:noListings'),
+      outOfRange: (count) => t.t('market:chart.outOfRange', { points: t.n(count) }),
+    },
+  });
+  return {
+    embeds: [embed],
+    files: [
+      {
+        name: OVERVIEW_CHART_FILE,
+        data: chart.png,
+        description: truncate(chart.altText, DiscordLimits.attachmentDescription),
+      },
+    ],
+  };
+}

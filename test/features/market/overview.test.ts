@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { OVERVIEW_CHART_FILE, renderMarketOverview } from '../../../src/features/market/render.ts';
+import { buildMarketOverviewSvg } from '../../../src/features/market/overview-chart.ts';
+import type { SalesStatistics } from '../../../src/api/schemas/index.ts';
+import { HOSTILE, expectSafe, translators } from '../../support/render.ts';
+
+const { en } = translators;
+const NOW = Date.UTC(2026, 10, 24, 12);
+
+describe('market overview', () => {
+  it('totals the stats page, ranks the most listed and sums the last 7 days of sales (future days left out)', () => {
+    const sales = new Map<number, SalesStatistics>([
+      [
+        2,
+        {
+          days: [
+            { date: '2026-11-10', average_price: 50, sales: 100 },
+            { date: '2026-11-20', average_price: 60, sales: 3 },
+            { date: '2026-11-24', average_price: 70.5, sales: 4 },
+            { date: '2026-12-30', average_price: 1, sales: 999 },
+          ],
+        },
+      ],
+      [1, { days: [] }],
+    ]);
+    const payload = renderMarketOverview(en, {
+      stats: {
+        rows: [
+          { skin_index: 1, circulating: 10, on_sale: 2, ask_low: 100, ask_high: 150 },
+          { skin_index: 2, circulating: 30, on_sale: 9, ask_low: 40, ask_high: 40 },
+          { skin_index: 3, circulating: 5, on_sale: 0 },
+        ],
+        cursor: null,
+      },
+      sales,
+      skinName: (i) => (i === 2 ? `${HOSTILE} @everyone` : undefined),
+      now: NOW,
+    });
+    expectSafe(payload);
+    const fields = Object.fromEntries((payload.embeds?.[0]?.fields ?? []).map((f) => [f.name, f.value]));
+    expect(fields['Skins']).toBe('3');
+    expect(fields['Skins listed']).toBe('2');
+    expect(fields['On sale']).toBe('11');
+    const lines = fields['Most listed']?.split('\n') ?? [];
+    expect(lines[0]).toMatch(/^1\. .*\(#2\) · 9 on sale · 40 KR$/);
+    expect(lines[1]).toBe('2. **Unknown skin 1** (#1) · 2 on sale · 100 KR–150 KR');
+    const recent = fields['Recent sales (last 7 days)']?.split('\n') ?? [];
+    expect(recent[0]).toMatch(/: 7 sold · last on 2026-11-24: 4 at 70\.5 KR on average$/);
+    expect(recent[1]).toBe('**Unknown skin 1**: no sales');
+    expect(payload.files?.[0]?.name).toBe(OVERVIEW_CHART_FILE);
+  });
+
+  it('draws the chart with game text escaped, and an empty market as a message', () => {
+    const chart = buildMarketOverviewSvg({
+      title: 'Most listed',
+      bars: [{ label: '<script>&"', onSale: 5, sales: 2 }],
+      locale: 'en-US',
+      labels: {
+        onSale: 'On sale',
+        sales: 'sold',
+        empty: 'Nothing listed',
+        outOfRange: (count: number) => `${count} not drawn`,
+      },
+    });
+    expect(chart.svg).not.toContain('<script>');
+    expect(chart.svg).toContain('&lt;script&gt;');
+    expect(chart.altText).toContain('5 On sale, 2 sold');
+    const empty = buildMarketOverviewSvg({
+      title: 'Most listed',
+      bars: [],
+      locale: 'en-US',
+      labels: {
+        onSale: 'On sale',
+        sales: 'sold',
+        empty: 'Nothing listed',
+        outOfRange: (count: number) => `${count} not drawn`,
+      },
+    });
+    expect(empty.svg).toContain('Nothing listed');
+  });
+});

@@ -1,0 +1,116 @@
+import type { APIButtonComponentWithCustomId } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { command as lobbiesCommand } from '../../../commands/lobbies.ts';
+import { command as matchCommand, matchIds } from '../../../commands/match.ts';
+import { UserError } from '../../../src/core/user-error.ts';
+import type { ComponentContext } from '../../../src/discord/command.ts';
+import { command as playerCommand } from '../../../commands/player.ts';
+import { decodeComponentId } from '../../../src/discord/component-id.ts';
+import type { MessageRecord } from '../../../src/dev/standin/types.ts';
+import { commandOptions, routeCommands, useWorldPerTest } from '../../announcements/support.ts';
+
+/** `/player matches` through the stand-in: maps by name, and match ids as buttons that open `/match`. */
+routeCommands(playerCommand, matchCommand, lobbiesCommand);
+
+const fixture = useWorldPerTest();
+const USER = { id: '300000000000000001', username: 'user001' };
+
+function run(name: string, sub: string | undefined, values: Record<string, string | number>) {
+  const { world } = fixture;
+  return world.discord
+    .invokeCommand({ name, guildId: world.guildId, options: commandOptions(name, sub, values), user: USER })
+    .final();
+}
+
+/** Every button of the message with a custom id. */
+function allButtons(message: MessageRecord): APIButtonComponentWithCustomId[] {
+  const rows = message.components as unknown as Array<{ components?: Array<Record<string, unknown>> }>;
+  return rows
+    .flatMap((row) => row.components ?? [])
+    .filter((c) => c['type'] === 2 && typeof c['custom_id'] === 'string')
+    .map((c) => c as unknown as APIButtonComponentWithCustomId);
+}
+
+function matchButtons(message: MessageRecord): APIButtonComponentWithCustomId[] {
+  return allButtons(message).filter((b) => decodeComponentId(b.custom_id)?.command === 'match');
+}
+
+function requestsTo(path: RegExp) {
+  return fixture.world.sandbox.requests.entries().filter((entry) => path.test(entry.path));
+}
+
+describe('/player matches', () => {
+  it('names each match’s map with one /maps lookup, and makes each match a button that opens it', async () => {
+    await fixture.start({ commands: true });
+    const { world } = fixture;
+    const name = world.sandbox.world.samples.rankedPlayer;
+    const official = new Map(world.sandbox.world.officialMaps.map((m) => [m.id, m.name]));
+
+    const list = await run('player', 'matches', { name });
+    const lines = (list.embeds[0]?.description ?? '').split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) {
+      const mapName = line.split(' · ')[1] ?? '';
+      expect([...official.values()]).toContain(mapName);
+      expect(line).not.toMatch(/Map \d|#\d+ ·/);
+    }
+    expect(requestsTo(/^\/maps$/)).toHaveLength(1);
+
+    const buttons = matchButtons(list);
+    expect(buttons).toHaveLength(Math.min(lines.length, 20));
+    for (const row of list.components as unknown as Array<{ components: unknown[] }>) {
+      expect(row.components.length).toBeLessThanOrEqual(5);
+    }
+    expect(list.components.length).toBeLessThanOrEqual(5);
+    const ids = lines.map((line) => /`(\d+)`$/.exec(line)?.[1]);
+    expect(buttons.map((b) => decodeComponentId(b.custom_id)?.args[0])).toEqual(ids.slice(0, buttons.length));
+    expect(buttons[0]?.label).toContain(ids[0]!);
+
+    // The next page names its maps from the cached list: no second /maps request.
+    const next = allButtons(list).find((b) => b.label === 'Next ▶')!;
+    const page2 = await world.discord.clickButton(list, next.custom_id, { user: USER }).final();
+    expect(page2.embeds[0]?.description).not.toBe(list.embeds[0]?.description);
+    expect(requestsTo(/^\/maps$/)).toHaveLength(1);
+
+    const opened = await world.discord
+      .clickButton(page2, matchButtons(page2)[0]!.custom_id, { user: USER })
+      .final();
+    const matchId = decodeComponentId(matchButtons(page2)[0]!.custom_id)?.args[0];
+    expect(opened.embeds[0]?.title).toBe(`Ranked match ${matchId}`);
+    const mapField = opened.embeds[0]?.fields?.find((f) => f.name === 'Map')?.value ?? '';
+    expect([...official.values()].some((m) => mapField.startsWith(m))).toBe(true);
+    // The same view as `/match id`.
+    const typed = await run('match', undefined, { id: matchId! });
+    expect(typed.embeds).toEqual(opened.embeds);
+  });
+
+  it('refuses a match button whose id was tampered with', async () => {
+    const id = matchIds.open('9007199254740993', 0);
+    expect(decodeComponentId(id!)).toMatchObject({
+      command: 'match',
+      action: 'open',
+      args: ['9007199254740993'],
+    });
+    const forged = decodeComponentId(id!.replace(/:(\d+)~/, ':12ab~'))!;
+    const ctx = { id: forged } as unknown as ComponentContext;
+    await expect(matchCommand.component!(ctx)).rejects.toBeInstanceOf(UserError);
+    const other = decodeComponentId('match:close:1~zz')!;
+    await expect(matchCommand.component!({ id: other } as unknown as ComponentContext)).rejects.toMatchObject(
+      {
+        key: 'common:errors.unknownComponent',
+      },
+    );
+  });
+});
+
+describe('/lobbies', () => {
+  it('gives each listed game its join link and leaves out games about to end', async () => {
+    await fixture.start({ commands: true });
+    const reply = await run('lobbies', undefined, {});
+    const lines = (reply.embeds[0]?.description ?? '').split('\n').slice(2);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/ · https:\/\/krunker\.io\/\?game=[A-Z]+:\w+$/);
+    expect(JSON.stringify(reply)).not.toMatch(/\]\(http/);
+    expect(reply.embeds[0]?.footer?.text).toMatch(/\d+ about to end \(under 1 min\) not listed/);
+  });
+});
