@@ -10,7 +10,7 @@ import { diffCalls } from '../../src/features/kpd/events.ts';
 import { createStore } from '../../src/store/index.ts';
 import { isTurfDay } from '../../src/api/turf-days.ts';
 import { ManualClock } from '../support/clock.ts';
-import { capturedLog } from './support.ts';
+import { capturedLog } from '../support/announcements.ts';
 import { BackgroundScheduler } from '../../src/traffic/scheduler.ts';
 
 /** Dates, numbers and ids from upstream are range-checked where they enter. */

@@ -5,7 +5,7 @@ import { Lease } from '../../src/announcements/lease.ts';
 import { createMemoryLimits, type SharedLimits } from '../../src/traffic/index.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import { ManualClock } from '../support/clock.ts';
-import { busiestWindow } from './support.ts';
+import { busiestWindow } from '../support/announcements.ts';
 
 let store: Store;
 let clock: ManualClock;

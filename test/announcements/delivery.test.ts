@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { deliveryNonce } from '../../src/announcements/delivery.ts';
 import { signPayload } from '../../src/announcements/webhook.ts';
 import type { CommunityMap } from '../../src/dev/sandbox/index.ts';
-import { drive, posted, subscribeDirectly, useWorldPerTest, type Process } from './support.ts';
+import { drive, posted, subscribeDirectly, useWorldPerTest, type Process } from '../support/announcements.ts';
 
 /** Delivery to Discord: dead channels, transient failures, and webhook events meeting polled ones. */
 const fixture = useWorldPerTest();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CommunityMap } from '../../src/dev/sandbox/index.ts';
 import { playUrl } from '../../src/announcements/render-posts.ts';
-import { drive, posted, subscribeDirectly, useWorldPerTest } from './support.ts';
+import { drive, posted, subscribeDirectly, useWorldPerTest } from '../support/announcements.ts';
 
 /** A featured map's post: votes, plays, creator and a play link from the map's record; the edit keeps them. */
 const fixture = useWorldPerTest();

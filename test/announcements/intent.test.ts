@@ -7,7 +7,13 @@ import { DeliveryRepository, openRepositories } from '../../src/announcements/re
 import { createStore, type Store } from '../../src/store/index.ts';
 import { ManualClock } from '../support/clock.ts';
 import { openDatabase, type Database } from '../../src/db/index.ts';
-import { capturedLog, flakyDatabase, flakyStore, translations, type FlakyStore } from './support.ts';
+import {
+  capturedLog,
+  flakyDatabase,
+  flakyStore,
+  translations,
+  type FlakyStore,
+} from '../support/announcements.ts';
 
 /**
  * Intent before post: the store fails between a send and its record, for less or more than Discord's

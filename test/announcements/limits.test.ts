@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/index.ts';
-import { postgresDatabase, postgresRequired, postgresUp } from '../db/postgres.ts';
-import { invoke, startProcess, startWorld, type Process, type World } from './support.ts';
+import { postgresDatabase, postgresRequired, postgresUp } from '../support/postgres.ts';
+import { invoke, startProcess, startWorld, type Process, type World } from '../support/announcements.ts';
 
 /**
  * The per-server limit and the one-subscription-per-channel-kind-and-filter rule hold under concurrent

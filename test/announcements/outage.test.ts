@@ -8,7 +8,7 @@ import {
   posted,
   subscribeDirectly,
   useWorldPerTest,
-} from './support.ts';
+} from '../support/announcements.ts';
 
 /** The poll loop while the store stops answering: it backs off, keeps quiet, resumes, loses nothing. */
 const fixture = useWorldPerTest();

@@ -3,7 +3,7 @@ import type { Locale, Translator } from '../../src/i18n/index.ts';
 import { Translations } from '../../src/i18n/index.ts';
 import type { AnnouncementEvent } from '../../src/announcements/model.ts';
 import { DeliveryRepository } from '../../src/announcements/repositories.ts';
-import { capturedLog, posted, subscribeDirectly, useWorldPerTest } from './support.ts';
+import { capturedLog, posted, subscribeDirectly, useWorldPerTest } from '../support/announcements.ts';
 
 /** Poison in the inbox: an event that cannot be announced never holds up the others, and is set aside. */
 const fixture = useWorldPerTest();

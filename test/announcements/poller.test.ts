@@ -4,7 +4,13 @@ import { text } from '../../src/render/common.ts';
 import type { Step } from '../../src/announcements/delivery.ts';
 import type { CommunityMap } from '../../src/dev/sandbox/index.ts';
 import { jumpWallClock } from '../support/clock.ts';
-import { busiestWindow, drive, posted, subscribeDirectly, useWorldPerTest } from './support.ts';
+import {
+  busiestWindow,
+  drive,
+  posted,
+  subscribeDirectly,
+  useWorldPerTest,
+} from '../support/announcements.ts';
 
 /**
  * The event poller against the sandbox's events feed (ids with gaps, `has_more`, a 6-a-minute window of

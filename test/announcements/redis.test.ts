@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/dev/net.ts';
-import { spawnRedisServer } from '../store/redis-server.ts';
+import { spawnRedisServer } from '../support/redis-server.ts';
 import type { CommunityMap } from '../../src/dev/sandbox/index.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
 import {
@@ -13,7 +13,7 @@ import {
   subscribeDirectly,
   type Process,
   type World,
-} from './support.ts';
+} from '../support/announcements.ts';
 
 /**
  * Two bot processes sharing one Redis store (Debian's redis-server, started here on 127.0.0.1): one

@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Subscription } from '../../src/announcements/model.ts';
 import { text } from '../../src/render/common.ts';
-import { posted, startProcess, startWorld, subscribeDirectly, type Process, type World } from './support.ts';
+import {
+  posted,
+  startProcess,
+  startWorld,
+  subscribeDirectly,
+  type Process,
+  type World,
+} from '../support/announcements.ts';
 
 /**
  * Turf-war announcements from `/territorial-wars/status` polled once per interval: in the sandbox the

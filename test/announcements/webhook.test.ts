@@ -11,7 +11,7 @@ import {
   type WebhookReceiver,
 } from '../../src/announcements/webhook.ts';
 import { ManualClock } from '../support/clock.ts';
-import { capturedLog, drive, posted, subscribeDirectly, useWorldPerTest } from './support.ts';
+import { capturedLog, drive, posted, subscribeDirectly, useWorldPerTest } from '../support/announcements.ts';
 
 const SECRET = 'whsec_test_secret_value';
 const SERVICE = 'Krunker';

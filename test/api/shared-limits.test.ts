@@ -6,8 +6,8 @@ import { systemClock } from '../../src/core/clock.ts';
 import { createMemoryLimits, createSharedLimits, type SharedLimits } from '../../src/traffic/index.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { openRedisConnection } from '../../src/store/backends.ts';
-import { redisAvailable, startRedisServer, type RedisServer } from '../store/redis-server.ts';
-import { recordingLog } from '../traffic/support.ts';
+import { redisAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
+import { recordingLog } from '../support/traffic.ts';
 
 /**
  * Two tier clients standing for two processes on one API key, against the sandbox (which enforces the

@@ -10,7 +10,7 @@ import {
   useWorldPerTest,
   type OptionValue,
   type Process,
-} from '../announcements/support.ts';
+} from '../support/announcements.ts';
 
 /**
  * `/subscribe`, `/track add` and `/alert add` point the bot at a channel (and maybe a role to ping): each

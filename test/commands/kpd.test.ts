@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KpdKeyRecords, KpdKeyRepository, type StoredKpdKey } from '../../src/features/kpd/keys.ts';
-import { MANAGE_GUILD, startHarness, type Harness } from '../secrets/harness.ts';
+import { MANAGE_GUILD, startHarness, type Harness } from '../support/secrets.ts';
 
 /** `/kpd` through the real bot, the Discord stand-in and the sandbox. */
 const MOD = '310000000000000001';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLinks } from '../../src/players/accounts.ts';
 import { MAX_CHECKS_PER_CODE } from '../../src/features/links/verification.ts';
-import { startHarness, type Harness } from '../secrets/harness.ts';
+import { startHarness, type Harness } from '../support/secrets.ts';
 
 /** `/link` and `/unlink` through the real bot, the Discord stand-in and the sandbox. */
 let h: Harness;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { command as playerCommand } from '../../commands/player.ts';
-import { commandOptions, routeCommands, useWorldPerTest } from '../announcements/support.ts';
+import { commandOptions, routeCommands, useWorldPerTest } from '../support/announcements.ts';
 
 /** `/player inventory` through the stand-in: every skin, paged, valued from the item prices endpoint. */
 routeCommands(playerCommand);

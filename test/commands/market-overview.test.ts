@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { command as marketCommand } from '../../commands/market.ts';
-import { commandOptions, routeCommands, useWorldPerTest } from '../announcements/support.ts';
+import { commandOptions, routeCommands, useWorldPerTest } from '../support/announcements.ts';
 
 /** `/market overview` through the stand-in, on the sandbox's market. */
 routeCommands(marketCommand);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeJwt } from '../support/jwt.ts';
-import { startHarness, type Harness } from '../secrets/harness.ts';
+import { startHarness, type Harness } from '../support/secrets.ts';
 
 /** `/me` through the real bot, the Discord stand-in and the sandbox. */
 const USER = { userId: '330000000000000001' };

@@ -11,7 +11,7 @@ import { SUBSCRIBE_KINDS } from '../../commands/subscribe/kinds.ts';
 import { REQUIRED_CHANNEL_PERMISSIONS } from '../../commands/subscribe/manage.ts';
 import { ANNOUNCEMENT_KINDS } from '../../src/kinds.ts';
 import { checkMessageLimits } from '../../src/render/text.ts';
-import { invoke, startProcess, startWorld, type Process, type World } from '../announcements/support.ts';
+import { invoke, startProcess, startWorld, type Process, type World } from '../support/announcements.ts';
 
 /** /subscribe, /subscriptions and /unsubscribe through the real discord.js client and the stand-in. */
 let world: World;

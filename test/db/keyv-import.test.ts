@@ -13,7 +13,7 @@ import { accountLinks } from '../../src/players/accounts.ts';
 import { openStorage } from '../../src/storage.ts';
 import { createStore } from '../../src/store/index.ts';
 import { importKeyvRecords } from '../../src/upgrade/keyv-import.ts';
-import { postgresDatabase, postgresRequired, postgresUp } from './postgres.ts';
+import { postgresDatabase, postgresRequired, postgresUp } from '../support/postgres.ts';
 
 /**
  * Upgrading loses nothing: a store written by release 0.1 (`test/fixtures/keyv-0.1`) moves into the

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/index.ts';
-import { POSTGRES_URL, postgresDatabase, postgresRequired, postgresUp } from './postgres.ts';
+import { POSTGRES_URL, postgresDatabase, postgresRequired, postgresUp } from '../support/postgres.ts';
 
 /**
  * A database opens (and migrates) while other schemas of the same server are dropped: the migrator's

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SubscriptionRepository } from '../../src/announcements/repositories.ts';
 import { openDatabase, type Database } from '../../src/db/index.ts';
-import { postgresDatabase, postgresRequired, postgresUp } from './postgres.ts';
+import { postgresDatabase, postgresRequired, postgresUp } from '../support/postgres.ts';
 
 /**
  * The per-guild limit and the identity rule, straight on the repository, with the writes split between

@@ -1,7 +1,7 @@
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { command as marketCommand } from '../../commands/market.ts';
-import { commandOptions, routeCommands, useWorldPerTest } from '../announcements/support.ts';
+import { commandOptions, routeCommands, useWorldPerTest } from '../support/announcements.ts';
 
 /**
  * Uploads through discord.js never depend on which undici installed the process-wide dispatcher first:

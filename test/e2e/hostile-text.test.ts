@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../secrets/harness.ts';
+import { startHarness, type Harness } from '../support/secrets.ts';
 
 /**
  * Issue 8's critical finding, end to end: `/link name` with `$t(` and letters froze the event loop for

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleRules } from '../../src/features/roles/rules.ts';
-import { startHarness, type Harness } from '../secrets/harness.ts';
+import { startHarness, type Harness } from '../support/secrets.ts';
 
 /**
  * The account owner posts two users' codes in one post: each verifies in turn, the second moves the link,

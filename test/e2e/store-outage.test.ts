@@ -3,7 +3,7 @@ import { Translations } from '../../src/i18n/index.ts';
 import { configureLog } from '../../src/log/index.ts';
 import type { MessageRecord, PendingInteraction } from '../../src/dev/standin/index.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { redisAvailable, startRedisServer, type RedisServer } from '../store/redis-server.ts';
+import { redisAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
 
 /**
  * The real bot on a Redis store whose server is paused (it holds the connection and answers nothing) or

@@ -7,7 +7,7 @@ import {
   GuildDepartures,
   NOT_GUILD_DATA,
 } from '../../src/guilds/departures.ts';
-import { silentLog } from '../announcements/support.ts';
+import { silentLog } from '../support/announcements.ts';
 
 /**
  * Every table of the migrated schema that can hold a server's data is named in GUILD_TABLES, and the purge

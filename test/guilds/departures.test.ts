@@ -5,7 +5,7 @@ import { GUILD_DATA_GRACE_MS, GuildDepartures } from '../../src/guilds/departure
 import { KpdFeedState } from '../../src/features/kpd/feed.ts';
 import { KpdKeyRecords } from '../../src/features/kpd/keys.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
-import { capturedLog } from '../announcements/support.ts';
+import { capturedLog } from '../support/announcements.ts';
 import { RoleGrants, RoleRules } from '../../src/features/roles/rules.ts';
 import { GuildMembers } from '../../src/players/members.ts';
 

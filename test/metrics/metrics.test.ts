@@ -6,7 +6,7 @@ import {
   type MetricsOptions,
 } from '../../src/metrics/index.ts';
 import { ManualClock } from '../support/clock.ts';
-import { labelValues, parsePrometheus, valueOf } from './prometheus.ts';
+import { labelValues, parsePrometheus, valueOf } from '../support/prometheus.ts';
 
 /**
  * The metrics object on its own: what each recording function adds, the gauges read at scrape time, the

@@ -10,7 +10,7 @@ import { createMetrics } from '../../src/metrics/index.ts';
 import type { Services } from '../../src/services.ts';
 import { StoreError } from '../../src/store/index.ts';
 import { ManualClock, flush } from '../support/clock.ts';
-import { labelValues, parsePrometheus, valueOf } from './prometheus.ts';
+import { labelValues, parsePrometheus, valueOf } from '../support/prometheus.ts';
 
 /**
  * The interaction router tells the metrics each interaction's command, kind, outcome and duration. Driven

@@ -6,7 +6,7 @@ import {
   type OpsServer,
   type OpsServerOptions,
 } from '../../src/metrics/index.ts';
-import { parsePrometheus, valueOf } from './prometheus.ts';
+import { parsePrometheus, valueOf } from '../support/prometheus.ts';
 
 /** The ops endpoint: `/healthz` and `/metrics` over real HTTP on 127.0.0.1. */
 const servers: OpsServer[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/api/auth.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { labelValues, parsePrometheus, valueOf, type Exposition } from './prometheus.ts';
+import { labelValues, parsePrometheus, valueOf, type Exposition } from '../support/prometheus.ts';
 
 /**
  * The whole bot (game API sandbox, Discord stand-in, real discord.js client): commands typed by users

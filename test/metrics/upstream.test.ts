@@ -4,7 +4,7 @@ import { TierClient } from '../../src/api/client.ts';
 import { NotFoundError, RateLimitedError, UpstreamError } from '../../src/api/errors.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { createMetrics, type Metrics } from '../../src/metrics/index.ts';
-import { labelValues, parsePrometheus, valueOf } from './prometheus.ts';
+import { labelValues, parsePrometheus, valueOf } from '../support/prometheus.ts';
 
 /**
  * The tier client against the game API sandbox tells the metrics each request's route and status, the

@@ -6,7 +6,7 @@ import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { guildIdOnShard, startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
 import { createLogger } from '../../src/log/index.ts';
 import { startProcess, type RunningProcess } from '../../src/processes/run.ts';
-import { expectAnsweredOnce, metricSum, modsList, ops, within, withPath } from './support.ts';
+import { expectAnsweredOnce, metricSum, modsList, ops, within, withPath } from '../support/processes.ts';
 
 /**
  * `PROCESS_ROLE=shards` with `SHARD_COUNT=auto` against the Discord stand-in and the game API sandbox:

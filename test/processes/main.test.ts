@@ -8,7 +8,15 @@ import { stackEnvironment } from '../../src/dev/demo/stack.ts';
 import { freePort } from '../../src/dev/net.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { guildIdOnShard, startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
-import { expectAnsweredOnce, metricSum, modsList, ops, until, within, withPath } from './support.ts';
+import {
+  expectAnsweredOnce,
+  metricSum,
+  modsList,
+  ops,
+  until,
+  within,
+  withPath,
+} from '../support/processes.ts';
 
 /**
  * `npm start` as a machine of a bot split over two: `src/main.ts` in a process of its own with

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/log/index.ts';
 import type { ShardState } from '../../src/metrics/index.ts';
 import { startShardFleet, type ShardFleet, type ShardFleetOptions } from '../../src/processes/shards.ts';
 import { ManualClock } from '../support/clock.ts';
-import { until, within } from './support.ts';
+import { until, within } from '../support/processes.ts';
 
 /**
  * The shard manager with tiny plain-JavaScript shard processes (test/processes/fixtures) instead of the

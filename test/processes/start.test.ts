@@ -21,7 +21,7 @@ import { stackEnvironment } from '../../src/dev/demo/stack.ts';
 import { freePort } from '../../src/dev/net.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { guildIdOnShard, startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
-import { expectAnsweredOnce, modsList, ops, until, within } from './support.ts';
+import { expectAnsweredOnce, modsList, ops, until, within } from '../support/processes.ts';
 
 /** What `scripts/dist.js` (plain JavaScript, run by node before anything is compiled) exports. */
 interface DistScript {

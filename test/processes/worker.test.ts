@@ -6,7 +6,7 @@ import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
 import { createLogger } from '../../src/log/index.ts';
 import { startProcess, type RunningProcess } from '../../src/processes/run.ts';
-import { metricSum, ops, until } from './support.ts';
+import { metricSum, ops, until } from '../support/processes.ts';
 
 /** `PROCESS_ROLE=worker`: the worker alone, no shard, no gateway session; its own `/healthz` and `/metrics`. */
 let sandbox: Sandbox | undefined;

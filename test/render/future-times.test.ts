@@ -28,10 +28,15 @@ import {
 } from '../../src/features/tokens/render.ts';
 import { renderModInfo } from '../../src/features/mods/render.ts';
 import type { ReplyPayload } from '../../src/render/payload.ts';
-import { capturedLog, commandOptions, routeCommands, useWorldPerTest } from '../announcements/support.ts';
+import { capturedLog, commandOptions, routeCommands, useWorldPerTest } from '../support/announcements.ts';
 import { ManualClock } from '../support/clock.ts';
 import { embedText, expectSafe, translators, visibleText } from '../support/render.ts';
-import { renderKpdCalls, renderMapLeaderboard, renderMarketSkin, renderProfile } from './with-ids.ts';
+import {
+  renderKpdCalls,
+  renderMapLeaderboard,
+  renderMarketSkin,
+  renderProfile,
+} from '../support/with-ids.ts';
 
 /**
  * Issue 13: every reply that shows when a past event of the game happened (a listing, a trade, a map's

@@ -14,7 +14,7 @@ import {
   truncate,
 } from '../../src/render/text.ts';
 import { customIds, visibleText } from '../support/render.ts';
-import { everyRenderer, renderers } from './renderers.ts';
+import { everyRenderer, renderers } from '../support/renderers.ts';
 
 /**
  * Text from users and from the game is data: no template feature of i18next (nesting, interpolation,

@@ -19,10 +19,10 @@ import {
   officialMapName,
   unknownName,
 } from '../../src/render/names.ts';
-import { capturedLog } from '../announcements/support.ts';
+import { capturedLog } from '../support/announcements.ts';
 import { ManualClock } from '../support/clock.ts';
 import { embedOf, expectSafe, translations, translators } from '../support/render.ts';
-import { renderMapInfo, renderMatches, renderPosts } from './with-ids.ts';
+import { renderMapInfo, renderMatches, renderPosts } from '../support/with-ids.ts';
 
 const { en, fr } = translators;
 const NOW = Date.UTC(2026, 4, 20, 12, 0, 0);

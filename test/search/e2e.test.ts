@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { command as clanCommand } from '../../commands/clan.ts';
 import { command as playerCommand } from '../../commands/player.ts';
 import { nameSearchOf } from '../../src/search/index.ts';
-import { commandOptions, routeCommands, useWorldPerTest } from '../announcements/support.ts';
+import { commandOptions, routeCommands, useWorldPerTest } from '../support/announcements.ts';
 import type { AutocompleteOptions, MessageRecord } from '../../src/dev/standin/index.ts';
 
 /**

@@ -10,7 +10,7 @@ import type { KpdCall as WorldCall } from '../../src/dev/sandbox/index.ts';
 import type { MessageRecord } from '../../src/dev/standin/index.ts';
 import { accessTokenMemory } from '../../src/features/tokens/token-memory.ts';
 import { makeJwt } from '../support/jwt.ts';
-import { MANAGE_GUILD, startHarness, type Harness } from './harness.ts';
+import { MANAGE_GUILD, startHarness, type Harness } from '../support/secrets.ts';
 
 /**
  * The canary: the real bot goes through every path that touches a secret (linking KPD keys good and

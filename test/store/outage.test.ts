@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configureLog } from '../../src/log/index.ts';
 import { createStore, StoreError, type Store } from '../../src/store/index.ts';
 import { ManualClock } from '../support/clock.ts';
-import { redisAvailable, startRedisServer, type RedisServer } from './redis-server.ts';
+import { redisAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
 
 /**
  * A store whose server stops answering: every operation gives up after its timeout (a manual clock here,

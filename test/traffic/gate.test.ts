@@ -4,7 +4,7 @@ import { LimitGate, LimitsClosedError, LimitWaitError, type LimitWindow } from '
 import { MemoryWindows } from '../../src/traffic/memory.ts';
 import { claimOf, type WindowStore } from '../../src/traffic/window.ts';
 import { ManualClock } from '../support/clock.ts';
-import { busiestWindow, Driver, GENERAL } from './support.ts';
+import { busiestWindow, Driver, GENERAL } from '../support/traffic.ts';
 
 /**
  * The limits in memory (one process; in tests, several gates over one store stand for several processes):

@@ -4,8 +4,8 @@ import { RequestBudget } from '../../src/traffic/budget.ts';
 import { createSharedLimits, type LimitWindow, type SharedLimits } from '../../src/traffic/index.ts';
 import { openRedisConnection, type RedisConnection } from '../../src/store/backends.ts';
 import { ManualClock } from '../support/clock.ts';
-import { redisAvailable, startRedisServer, type RedisServer } from '../store/redis-server.ts';
-import { busiestWindow, Driver, GENERAL, recordingLog, type LogLine } from './support.ts';
+import { redisAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
+import { busiestWindow, Driver, GENERAL, recordingLog, type LogLine } from '../support/traffic.ts';
 
 /**
  * The shared limits over a real Redis (a private redis-server on 127.0.0.1): instances stand for processes,

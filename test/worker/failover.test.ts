@@ -13,7 +13,7 @@ import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
 import { openDatabase, type Database } from '../../src/db/index.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
-import { until } from '../announcements/support.ts';
+import { until } from '../support/announcements.ts';
 
 /**
  * Two worker processes on one database and one store: one works, the other stands by. The game pushes a
@@ -23,7 +23,7 @@ import { until } from '../announcements/support.ts';
  * it had in flight are resent with the same nonce, which Discord answers with the message it posted).
  */
 const CHANNELS = 24;
-const SCRIPT = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../support/worker-process.ts', import.meta.url));
 const WEBHOOK_SECRET = 'failover-webhook-secret';
 
 interface Child {

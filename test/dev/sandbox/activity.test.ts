@@ -5,7 +5,7 @@ import {
   type Sandbox,
   type SandboxOptions,
 } from '../../../src/dev/sandbox/index.ts';
-import { FIXED_NOW, bearer, get, rows, withKey, type Reply } from './support.ts';
+import { FIXED_NOW, bearer, get, rows, withKey, type Reply } from '../../support/sandbox.ts';
 
 const HOUR = 3_600_000;
 const enc = encodeURIComponent;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/dev/sandbox/index.ts';
-import { FIXED_NOW, bearer, get, withKey } from './support.ts';
+import { FIXED_NOW, bearer, get, withKey } from '../../support/sandbox.ts';
 
 let first: Sandbox;
 let second: Sandbox;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/dev/sandbox/index.ts';
-import { FIXED_NOW, get, keysOf, rows, withKey } from './support.ts';
+import { FIXED_NOW, get, keysOf, rows, withKey } from '../../support/sandbox.ts';
 
 let sandbox: Sandbox;
 let api: (path: string, key?: string) => ReturnType<typeof get>;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { get } from './support.ts';
+import { get } from '../../support/sandbox.ts';
 
 describe('npm run sandbox', () => {
   it('prints working URLs, keys, a token and the .env lines, and stops on SIGTERM', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/dev/sandbox/index.ts';
-import { FIXED_NOW, get, withKey } from './support.ts';
+import { FIXED_NOW, get, withKey } from '../../support/sandbox.ts';
 import { ManualClock } from '../../support/clock.ts';
 
 const clock = new ManualClock(FIXED_NOW);

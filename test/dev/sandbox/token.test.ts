@@ -1,7 +1,7 @@
 import { createSign, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/dev/sandbox/index.ts';
-import { FIXED_NOW, bearer, get, keysOf, rows } from './support.ts';
+import { FIXED_NOW, bearer, get, keysOf, rows } from '../../support/sandbox.ts';
 import { ManualClock } from '../../support/clock.ts';
 
 const clock = new ManualClock(FIXED_NOW);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toJson } from '../../../src/dev/sandbox/json.ts';
 import { Rng, hashSeed, mulberry32 } from '../../../src/dev/sandbox/prng.ts';
 import { generateWorld } from '../../../src/dev/sandbox/world/index.ts';
-import { FIXED_NOW } from './support.ts';
+import { FIXED_NOW } from '../../support/sandbox.ts';
 
 const world = generateWorld(1, FIXED_NOW);
 const DAY = 86_400_000;

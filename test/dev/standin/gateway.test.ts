@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { startDiscordStandin, type DiscordStandin } from '../../../src/dev/standin/index.ts';
-import { rawGateway } from './support.ts';
+import { rawGateway } from '../../support/standin.ts';
 
 let standin: DiscordStandin | undefined;
 const sockets: WebSocket[] = [];

@@ -19,7 +19,7 @@ import {
 } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDiscordStandin, type DiscordStandin, type Guild } from '../../../src/dev/standin/index.ts';
-import { readyClient, tinyPng } from './support.ts';
+import { readyClient, tinyPng } from '../../support/standin.ts';
 
 let standin: DiscordStandin;
 let client: Client;

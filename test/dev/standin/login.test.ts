@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { ChannelType, Events, PermissionFlagsBits, type Client, type Guild } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDiscordStandin, type DiscordStandin } from '../../../src/dev/standin/index.ts';
-import { readyClient } from './support.ts';
+import { readyClient } from '../../support/standin.ts';
 
 let standin: DiscordStandin | undefined;
 let client: Client | undefined;

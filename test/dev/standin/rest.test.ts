@@ -10,7 +10,7 @@ import {
 } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDiscordStandin, type DiscordStandin } from '../../../src/dev/standin/index.ts';
-import { readyClient, tinyPng } from './support.ts';
+import { readyClient, tinyPng } from '../../support/standin.ts';
 
 let standin: DiscordStandin | undefined;
 let client: Client | undefined;

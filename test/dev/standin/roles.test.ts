@@ -15,7 +15,7 @@ import {
   type DiscordStandin,
   type DiscordStandinOptions,
 } from '../../../src/dev/standin/index.ts';
-import { readyClient } from './support.ts';
+import { readyClient } from '../../support/standin.ts';
 
 let standin: DiscordStandin | undefined;
 let client: Client | undefined;

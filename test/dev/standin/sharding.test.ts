@@ -6,7 +6,7 @@ import {
   startDiscordStandin,
   type DiscordStandin,
 } from '../../../src/dev/standin/index.ts';
-import { rawGateway, type Payload, type RawConnection } from './support.ts';
+import { rawGateway, type Payload, type RawConnection } from '../../support/standin.ts';
 
 /** The stand-in shards as Discord does: recommended count, routing by guild id, 4011 past 2,500 servers. */
 let standin: DiscordStandin | undefined;

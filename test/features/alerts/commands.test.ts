@@ -9,8 +9,8 @@ import {
   routeCommands,
   useWorldPerTest,
   type OptionValue,
-} from '../../announcements/support.ts';
-import { dms, restFor } from './support.ts';
+} from '../../support/announcements.ts';
+import { dms, restFor } from '../../support/alerts.ts';
 
 /** `/alert add`, `/alert list`, `/alert remove` through the stand-in, and the worker's poll into a DM. */
 routeCommands(alertCommand);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIRM_GAP_MS, COOLDOWN_MS, transition } from '../../../src/features/alerts/crossing.ts';
 import { AlertRepository } from '../../../src/features/alerts/store.ts';
-import { useWorldPerTest } from '../../announcements/support.ts';
-import { FakePrices, SKIN, addAlert, dms, run, watchFor } from './support.ts';
+import { useWorldPerTest } from '../../support/announcements.ts';
+import { FakePrices, SKIN, addAlert, dms, run, watchFor } from '../../support/alerts.ts';
 
 const NOW = Date.UTC(2026, 10, 27);
 const HOUR = 3_600_000;

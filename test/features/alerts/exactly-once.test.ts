@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AlertRepository } from '../../../src/features/alerts/store.ts';
 import { renderAlertList } from '../../../src/features/alerts/render.ts';
-import { translations, useWorldPerTest } from '../../announcements/support.ts';
-import { FakePrices, SKIN, USER, addAlert, dms, pollTwice, run, watchFor } from './support.ts';
+import { translations, useWorldPerTest } from '../../support/announcements.ts';
+import { FakePrices, SKIN, USER, addAlert, dms, pollTwice, run, watchFor } from '../../support/alerts.ts';
 
 const fixture = useWorldPerTest();
 const CLAIM_TTL = 30_000;

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { AlertRepository, type NewAlert } from '../../../src/features/alerts/store.ts';
 import { GuildDepartures } from '../../../src/guilds/departures.ts';
 import { GuildMembers } from '../../../src/players/members.ts';
-import { silentLog, useWorldPerTest } from '../../announcements/support.ts';
-import { USER } from './support.ts';
-import { postgresDatabase, postgresRequired, postgresUp } from '../../db/postgres.ts';
+import { silentLog, useWorldPerTest } from '../../support/announcements.ts';
+import { USER } from '../../support/alerts.ts';
+import { postgresDatabase, postgresRequired, postgresUp } from '../../support/postgres.ts';
 
 const fixture = useWorldPerTest();
 const LIMITS = { user: 10, guild: 50 };

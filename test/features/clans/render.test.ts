@@ -1,5 +1,5 @@
 import { clanRoleName } from '../../../src/render/names.ts';
-import { renderClanMembers, renderClanProfile } from '../../render/with-ids.ts';
+import { renderClanMembers, renderClanProfile } from '../../support/with-ids.ts';
 import { describe, expect, it } from 'vitest';
 import { clanNameOf } from '../../../commands/clan.ts';
 import { parsePage } from '../../../src/discord/options.ts';

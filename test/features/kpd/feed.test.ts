@@ -8,7 +8,7 @@ import { SubscriptionRepository } from '../../../src/announcements/repositories.
 import { diffCalls, KPD_CALL_CHANGE, KPD_NEW_CALL } from '../../../src/features/kpd/events.ts';
 import type { KpdCall as WorldCall } from '../../../src/dev/sandbox/index.ts';
 import type { MessageRecord } from '../../../src/dev/standin/index.ts';
-import { MANAGE_GUILD, startHarness, type Harness } from '../../secrets/harness.ts';
+import { MANAGE_GUILD, startHarness, type Harness } from '../../support/secrets.ts';
 
 /** `/subscribe kpd`: new calls and changes posted to a moderators' channel, with the guild's own key. */
 const MOD = '340000000000000001';

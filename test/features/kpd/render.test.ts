@@ -1,4 +1,4 @@
-import { renderKpdCalls } from '../../render/with-ids.ts';
+import { renderKpdCalls } from '../../support/with-ids.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { KpdCall } from '../../../src/api/schemas/index.ts';
 import { decodeComponentId } from '../../../src/discord/component-id.ts';

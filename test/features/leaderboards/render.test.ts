@@ -4,7 +4,7 @@ import {
   renderPlayerBoard,
   renderRaidBoard,
   renderRankedLeaderboard,
-} from '../../render/with-ids.ts';
+} from '../../support/with-ids.ts';
 import { describe, expect, it } from 'vitest';
 import { command } from '../../../commands/leaderboard.ts';
 import { wholeNumber } from '../../../src/discord/options.ts';

@@ -9,7 +9,7 @@ import { openDatabase, type Database } from '../../../src/db/index.ts';
 import { MIGRATIONS } from '../../../src/db/migrations.ts';
 import { Sqlite3Dialect } from '../../../src/db/sqlite.ts';
 import { accountLinks } from '../../../src/players/accounts.ts';
-import { POSTGRES_URL, postgresRequired, postgresUp } from '../../db/postgres.ts';
+import { POSTGRES_URL, postgresRequired, postgresUp } from '../../support/postgres.ts';
 
 /**
  * The upgrade to one link per game account, on a store written before it: links get the id the bot knows

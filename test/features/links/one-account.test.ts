@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../src/db/index.ts';
 import { accountLinks } from '../../../src/players/accounts.ts';
 import { rolesFollowRefresh } from '../../../src/features/roles/follow-account.ts';
-import { postgresDatabase, postgresRequired, postgresUp } from '../../db/postgres.ts';
-import { startHarness, type Harness } from '../../secrets/harness.ts';
+import { postgresDatabase, postgresRequired, postgresUp } from '../../support/postgres.ts';
+import { startHarness, type Harness } from '../../support/secrets.ts';
 
 /**
  * One game account verifies one Discord user: a second verification of the same player moves the link

@@ -1,4 +1,4 @@
-import { renderLobbies } from '../../render/with-ids.ts';
+import { renderLobbies } from '../../support/with-ids.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { command } from '../../../commands/lobbies.ts';
 import { LocalRefusalError } from '../../../src/api/errors.ts';

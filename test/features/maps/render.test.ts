@@ -1,4 +1,4 @@
-import { renderMapInfo, renderMapLeaderboard } from '../../render/with-ids.ts';
+import { renderMapInfo, renderMapLeaderboard } from '../../support/with-ids.ts';
 import { describe, expect, it } from 'vitest';
 import { boardOptions, command, parseBoardArgs } from '../../../commands/map.ts';
 import type { FeaturedMaps, MapInfo, MapLeaderboard } from '../../../src/api/schemas/index.ts';

@@ -1,4 +1,4 @@
-import { renderMarketSkin } from '../../render/with-ids.ts';
+import { renderMarketSkin } from '../../support/with-ids.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listingsArgs, skinChoices } from '../../../commands/market.ts';
 import type { MarketSkin } from '../../../src/api/schemas/index.ts';

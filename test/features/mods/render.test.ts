@@ -1,4 +1,4 @@
-import { renderModList } from '../../render/with-ids.ts';
+import { renderModList } from '../../support/with-ids.ts';
 import { describe, expect, it } from 'vitest';
 import { pageArg } from '../../../commands/mods.ts';
 import type { Mod, ModsPage } from '../../../src/api/schemas/index.ts';

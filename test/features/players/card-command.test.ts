@@ -3,8 +3,8 @@ import { command as playerCommand } from '../../../commands/player.ts';
 import type { PlayerProfile } from '../../../src/api/schemas/index.ts';
 import { DAY_MS, SnapshotStore } from '../../../src/players/snapshots.ts';
 import { statsOf } from '../../../src/players/stats.ts';
-import { commandOptions, routeCommands, useWorldPerTest } from '../../announcements/support.ts';
-import { pngSize } from '../../render/chart/pixels.ts';
+import { commandOptions, routeCommands, useWorldPerTest } from '../../support/announcements.ts';
+import { pngSize } from '../../support/pixels.ts';
 
 /** `/player profile` through the stand-in: the card on the overview, the ranked chart on its section. */
 routeCommands(playerCommand);

@@ -7,7 +7,7 @@ import type { ComponentContext } from '../../../src/discord/command.ts';
 import { command as playerCommand } from '../../../commands/player.ts';
 import { decodeComponentId } from '../../../src/discord/component-id.ts';
 import type { MessageRecord } from '../../../src/dev/standin/types.ts';
-import { commandOptions, routeCommands, useWorldPerTest } from '../../announcements/support.ts';
+import { commandOptions, routeCommands, useWorldPerTest } from '../../support/announcements.ts';
 
 /** `/player matches` through the stand-in: maps by name, and match ids as buttons that open `/match`. */
 routeCommands(playerCommand, matchCommand, lobbiesCommand);

@@ -7,7 +7,7 @@ import { accountLinks } from '../../../src/players/accounts.ts';
 import { rolesFollowRefresh } from '../../../src/features/roles/follow-account.ts';
 import { RoleRules, type RuleKind } from '../../../src/features/roles/rules.ts';
 import { RoleSyncer } from '../../../src/features/roles/sync.ts';
-import { useWorldPerTest, type Process } from '../../announcements/support.ts';
+import { useWorldPerTest, type Process } from '../../support/announcements.ts';
 
 /**
  * Roles follow the player (its id), not the name: another player under the linked name suspends the

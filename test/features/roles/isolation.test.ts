@@ -3,9 +3,9 @@ import { openDatabase, type Database } from '../../../src/db/index.ts';
 import { accountLinks } from '../../../src/players/accounts.ts';
 import { RoleRules } from '../../../src/features/roles/rules.ts';
 import { RoleSyncer } from '../../../src/features/roles/sync.ts';
-import { capturedLog } from '../../announcements/support.ts';
+import { capturedLog } from '../../support/announcements.ts';
 import { ManualClock } from '../../support/clock.ts';
-import { FakeDiscord, type HeldRead } from './fake-discord.ts';
+import { FakeDiscord, type HeldRead } from '../../support/fake-discord.ts';
 
 /**
  * Role syncs against a Discord held in memory and driven step by step: one server's failure never stops

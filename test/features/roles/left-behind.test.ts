@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processKilledMidSync, storeStoppedMidSync } from '../../../bench/chaos/roles-left-behind.ts';
 import { openDatabase } from '../../../src/db/index.ts';
-import { POSTGRES_URL, postgresRequired, postgresUp } from '../../db/postgres.ts';
+import { POSTGRES_URL, postgresRequired, postgresUp } from '../../support/postgres.ts';
 
 /**
  * Issue 18, finding 3: a role sync cut short (the store stopped, the process killed between the Discord call

@@ -12,9 +12,9 @@ import {
   type OptionValue,
   type Process,
   routeCommands,
-} from '../../announcements/support.ts';
+} from '../../support/announcements.ts';
 import { command as rolesCommand } from '../../../commands/roles.ts';
-import { buttonLabelled } from '../tokens/support.ts';
+import { buttonLabelled } from '../../support/tokens.ts';
 
 /**
  * Roles from verified accounts, through the Discord stand-in (role routes, hierarchy, 50013, 10007,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TOKEN_KEEP_MS } from '../../../src/features/tokens/token-memory.ts';
-import { useWorldPerTest, type World } from '../../announcements/support.ts';
-import { buttonLabelled, modalOf, submitToken, throughModal, USER } from './support.ts';
+import { useWorldPerTest, type World } from '../../support/announcements.ts';
+import { buttonLabelled, modalOf, submitToken, throughModal, USER } from '../../support/tokens.ts';
 
 /** `/me matches` and `/me trades` pages, and which way each trade's KR went, end to end. */
 const fixture = useWorldPerTest();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accessTokenMemory, TOKEN_KEEP_MS } from '../../../src/features/tokens/token-memory.ts';
-import { capturedLog, useWorldPerTest } from '../../announcements/support.ts';
+import { capturedLog, useWorldPerTest } from '../../support/announcements.ts';
 import {
   bearerCalls,
   buttonLabelled,
@@ -10,7 +10,7 @@ import {
   OTHER_USER,
   throughModal,
   USER,
-} from './support.ts';
+} from '../../support/tokens.ts';
 
 /**
  * `/me` remembering the access token when, and only when, the player opts in: in the process's memory,

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/db/index.ts';
 import { accessTokenMemory } from '../../../src/features/tokens/token-memory.ts';
 import { createStore } from '../../../src/store/index.ts';
-import { startProcess, startWorld, type World } from '../../announcements/support.ts';
-import { buttonLabelled, invokeMe, throughModal, USER } from './support.ts';
+import { startProcess, startWorld, type World } from '../../support/announcements.ts';
+import { buttonLabelled, invokeMe, throughModal, USER } from '../../support/tokens.ts';
 
 /**
  * A remembered token never reaches the store: the key-value store and the SQL tables (both sqlite files

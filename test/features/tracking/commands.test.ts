@@ -7,7 +7,7 @@ import {
   useWorldPerTest,
   type OptionValue,
   routeCommands,
-} from '../../announcements/support.ts';
+} from '../../support/announcements.ts';
 import { command as playerCommand } from '../../../commands/player.ts';
 import { command as serverCommand } from '../../../commands/server.ts';
 

@@ -12,7 +12,7 @@ import {
   useWorldPerTest,
   type ProcessOptions,
   routeCommands,
-} from '../../announcements/support.ts';
+} from '../../support/announcements.ts';
 import { command as trackCommand } from '../../../commands/track.ts';
 import { AlertRepository } from '../../../src/features/alerts/store.ts';
 import { followCapacity } from '../../../src/traffic/capacity.ts';

@@ -15,7 +15,7 @@ import {
   type PriceHistoryPoint,
 } from '../../../src/features/market/price-chart.ts';
 import { buildRankedStandingSvg } from '../../../src/features/players/ranked-chart.ts';
-import { PNG_SIGNATURE } from './pixels.ts';
+import { PNG_SIGNATURE } from '../../support/pixels.ts';
 
 /**
  * One absurd upstream number (issue 18, finding 1): a day of 1e300 KR × 1e9 sales made the price axis span

@@ -28,7 +28,7 @@ import {
   whole,
   withoutText,
   type Raster,
-} from './pixels.ts';
+} from '../../support/pixels.ts';
 
 function input(overrides: Partial<ProfileCardInput> = {}): ProfileCardInput {
   return {

@@ -18,7 +18,7 @@ import {
   rasterizeWithoutFonts,
   whole,
   withoutText,
-} from './pixels.ts';
+} from '../../support/pixels.ts';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;

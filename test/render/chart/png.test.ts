@@ -20,7 +20,7 @@ import {
   rasterizeWithoutFonts,
   whole,
   withoutText,
-} from './pixels.ts';
+} from '../../support/pixels.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 

@@ -16,7 +16,7 @@ import {
   rasterizeWithoutFonts,
   whole,
   withoutText,
-} from './pixels.ts';
+} from '../../support/pixels.ts';
 
 const labels = {
   averagePrice: 'Average price',

@@ -14,7 +14,7 @@ import {
   rasterizeWithoutFonts,
   whole,
   withoutText,
-} from './pixels.ts';
+} from '../../support/pixels.ts';
 
 const labels = {
   mmr: 'MMR',

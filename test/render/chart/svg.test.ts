@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { element, escapeXml, num, svgDocument, text } from '../../../src/render/chart/svg.ts';
-import { rasterize } from './pixels.ts';
+import { rasterize } from '../../support/pixels.ts';
 
 describe('escapeXml', () => {
   it('escapes the five XML specials', () => {

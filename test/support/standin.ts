@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Client, Events, GatewayIntentBits, type ClientOptions } from 'discord.js';
 import { expect } from 'vitest';
 import { WebSocket } from 'ws';
-import type { DiscordStandin } from '../../../src/dev/standin/index.ts';
+import type { DiscordStandin } from '../../src/dev/standin/index.ts';
 
 /** A real discord.js client logged in to the stand-in and ready (guilds received). */
 export async function readyClient(

@@ -1,11 +1,11 @@
 import { REST } from 'discord.js';
-import type { World } from '../../announcements/support.ts';
-import { silentLog, translations } from '../../announcements/support.ts';
-import { AlertWatch, type AlertHook, type PriceReader } from '../../../src/features/alerts/watch.ts';
-import { AlertRepository, type NewAlert, type PriceAlert } from '../../../src/features/alerts/store.ts';
-import { BackgroundScheduler } from '../../../src/traffic/scheduler.ts';
-import type { SourceRun } from '../../../src/announcements/sources.ts';
-import { demandReader } from '../../../src/demand.ts';
+import type { World } from './announcements.ts';
+import { silentLog, translations } from './announcements.ts';
+import { AlertWatch, type AlertHook, type PriceReader } from '../../src/features/alerts/watch.ts';
+import { AlertRepository, type NewAlert, type PriceAlert } from '../../src/features/alerts/store.ts';
+import { BackgroundScheduler } from '../../src/traffic/scheduler.ts';
+import type { SourceRun } from '../../src/announcements/sources.ts';
+import { demandReader } from '../../src/demand.ts';
 
 export const USER = '300000000000000001';
 export const SKIN = 7;

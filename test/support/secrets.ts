@@ -18,7 +18,7 @@ import {
   type MessageRecord,
   type PendingInteraction,
 } from '../../src/dev/standin/index.ts';
-import { startTestBot } from '../support/stack.ts';
+import { startTestBot } from './stack.ts';
 
 /**
  * The real bot (`startBot`) against the game sandbox and the Discord stand-in, with a sqlite store in

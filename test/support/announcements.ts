@@ -47,8 +47,8 @@ import {
   type PendingInteraction,
 } from '../../src/dev/standin/index.ts';
 import { StoreError, createStore, type Namespace, type Store } from '../../src/store/index.ts';
-import { spawnRedisServer } from '../store/redis-server.ts';
-import { ManualClock } from '../support/clock.ts';
+import { spawnRedisServer } from './redis-server.ts';
+import { ManualClock } from './clock.ts';
 import { freePort } from '../../src/dev/net.ts';
 import { captureSnapshots } from '../../src/players/capture.ts';
 import type { SourceFactory } from '../../src/announcements/sources.ts';

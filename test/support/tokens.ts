@@ -1,6 +1,6 @@
-import type { MessageRecord, PendingInteraction } from '../../../src/dev/standin/index.ts';
-import { command as meCommand } from '../../../commands/me.ts';
-import { commandOptions, routeCommands, type OptionValue, type World } from '../../announcements/support.ts';
+import type { MessageRecord, PendingInteraction } from '../../src/dev/standin/index.ts';
+import { command as meCommand } from '../../commands/me.ts';
+import { commandOptions, routeCommands, type OptionValue, type World } from './announcements.ts';
 
 /** `/me` through the real discord.js client, the Discord stand-in and the sandbox (its tokens). */
 routeCommands(meCommand);

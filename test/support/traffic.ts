@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { LimitWindow, Priority, SharedLimits } from '../../src/traffic/index.ts';
-import type { ManualClock } from '../support/clock.ts';
+import type { ManualClock } from './clock.ts';
 
 /** The most times that fall within one window of `windowMs` (a sliding window, end exclusive). */
 export function busiestWindow(times: readonly number[], windowMs: number): number {

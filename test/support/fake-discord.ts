@@ -1,5 +1,5 @@
 import { DiscordAPIError } from 'discord.js';
-import type { RoleRest } from '../../../src/features/roles/sync.ts';
+import type { RoleRest } from '../../src/features/roles/sync.ts';
 
 /**
  * Discord's member and member-role routes in memory, for role syncs driven step by step: a server can be

@@ -1,5 +1,5 @@
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
-import { chartRenderOptions } from '../../../src/render/chart/png.ts';
+import { chartRenderOptions } from '../../src/render/chart/png.ts';
 
 export interface Raster {
   pixels: Buffer;
