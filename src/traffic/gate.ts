@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.ts';
+import { WakeTimer } from './wake.ts';
 import {
   claimOf,
   LimitsClosedError,
@@ -92,14 +93,14 @@ export class LimitGate implements SharedLimits {
   #pumping = false;
   #idlers: Array<() => void> = [];
   #again = false;
-  #timer: AbortController | undefined;
-  #timerAt = Infinity;
+  readonly #wake: WakeTimer;
   #closed = false;
 
   constructor(store: WindowStore, clock: Clock, prefix: string) {
     this.#store = store;
     this.#clock = clock;
     this.#prefix = prefix;
+    this.#wake = new WakeTimer(clock, () => void this.#pump());
   }
 
   get kind(): 'memory' | 'redis' {
@@ -167,7 +168,7 @@ export class LimitGate implements SharedLimits {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#cancelTimer();
+    this.#wake.cancel();
     for (const waiter of this.#waiters.splice(0)) {
       if (this.#remove(waiter)) waiter.reject(new LimitsClosedError());
     }
@@ -321,29 +322,10 @@ export class LimitGate implements SharedLimits {
   #schedule(at: number): void {
     if (this.#closed) return;
     if (at === Infinity) {
-      if (this.#count === 0) this.#cancelTimer();
+      if (this.#count === 0) this.#wake.cancel();
       return;
     }
-    if (at >= this.#timerAt) return;
-    this.#cancelTimer();
-    const controller = new AbortController();
-    this.#timer = controller;
-    this.#timerAt = at;
-    this.#clock.sleep(at - this.#clock.now(), controller.signal).then(
-      () => {
-        if (this.#timer !== controller) return;
-        this.#timer = undefined;
-        this.#timerAt = Infinity;
-        void this.#pump();
-      },
-      () => undefined,
-    );
-  }
-
-  #cancelTimer(): void {
-    this.#timer?.abort();
-    this.#timer = undefined;
-    this.#timerAt = Infinity;
+    this.#wake.at(at);
   }
 }
 

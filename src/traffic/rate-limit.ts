@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.ts';
+import { WakeTimer } from './wake.ts';
 import {
   createMemoryLimits,
   LimitsClosedError,
@@ -78,11 +79,11 @@ export class RateLimiter {
   readonly #buckets = new Map<string, Bucket>();
   readonly #waiting: Waiter[] = [];
   #seq = 0;
-  #timer: AbortController | undefined;
-  #timerAt = Infinity;
+  readonly #wake: WakeTimer;
 
   constructor(clock: Clock, shared?: SharedLimits) {
     this.#clock = clock;
+    this.#wake = new WakeTimer(clock, () => this.#pump());
     this.shared = shared ?? createMemoryLimits(clock);
     this.#ownsShared = shared === undefined;
   }
@@ -284,34 +285,16 @@ export class RateLimiter {
   }
 
   #schedule(at: number): void {
-    if (at === Infinity || at >= this.#timerAt) {
-      if (at === Infinity && this.#waiting.length === 0) this.#cancelTimer();
+    if (at === Infinity) {
+      if (this.#waiting.length === 0) this.#wake.cancel();
       return;
     }
-    this.#cancelTimer();
-    const controller = new AbortController();
-    this.#timer = controller;
-    this.#timerAt = at;
-    this.#clock.sleep(at - this.#clock.now(), controller.signal).then(
-      () => {
-        if (this.#timer !== controller) return;
-        this.#timer = undefined;
-        this.#timerAt = Infinity;
-        this.#pump();
-      },
-      () => undefined,
-    );
-  }
-
-  #cancelTimer(): void {
-    this.#timer?.abort();
-    this.#timer = undefined;
-    this.#timerAt = Infinity;
+    this.#wake.at(at);
   }
 
   /** Stops the wake-up timer and fails every waiter (on shutdown); closes the shared limits it made. */
   close(): void {
-    this.#cancelTimer();
+    this.#wake.cancel();
     for (const waiter of this.#waiting.splice(0)) waiter.fail(new WaitRefusedError('Client closed', 0));
     if (this.#ownsShared) void this.shared.close();
   }
