@@ -68,7 +68,7 @@ export function isRankedRegion(value: number | undefined | null): value is (type
 const MEDALS: Readonly<Record<number, string>> = { 1: '🥇', 2: '🥈', 3: '🥉' };
 
 /** 🥇🥈🥉 for the podium, `#n` below it (the row's index when the API left the position out). */
-function place(t: Translator, position: number | undefined, index: number): string {
+export function place(t: Translator, position: number | undefined, index: number): string {
   const at = position ?? index + 1;
   return MEDALS[at] ?? `**#${t.n(at)}**`;
 }
@@ -79,14 +79,15 @@ export function clampPage(page: number, rows: number, perPage: number = LOCAL_PA
   return Math.min(Math.max(1, Math.floor(Number.isFinite(page) ? page : 1)), pages);
 }
 
-interface LocalPage<T> {
+export interface LocalPage<T> {
   readonly rows: readonly T[];
   readonly offset: number;
   readonly page: number;
   readonly pages: number;
 }
 
-function localPage<T>(rows: readonly T[], page: number): LocalPage<T> {
+/** One page of a board the API sends whole, cut here ({@link LOCAL_PAGE_SIZE} rows a page). */
+export function localPage<T>(rows: readonly T[], page: number): LocalPage<T> {
   const shown = clampPage(page, rows.length);
   const offset = (shown - 1) * LOCAL_PAGE_SIZE;
   return {
@@ -97,7 +98,8 @@ function localPage<T>(rows: readonly T[], page: number): LocalPage<T> {
   };
 }
 
-function localRow(t: Translator, slice: LocalPage<unknown>, pager: Pager): Row[] {
+/** The pager of a {@link localPage}: none when everything fits on one page. */
+export function localRow(t: Translator, slice: LocalPage<unknown>, pager: Pager): Row[] {
   if (slice.pages <= 1) return [];
   const row = pageRow(t, {
     pager,
