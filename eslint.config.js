@@ -26,7 +26,7 @@ const MATRIX = {
   app: ['services', 'feature', 'commands', ...FOLDERS],
   dev: ['app', 'services', 'feature', 'commands', ...FOLDERS],
   commands: ['services', 'feature', ...FOLDERS],
-  feature: ['services', ...LOWER, 'announcements', 'players', 'search', 'secrets', 'names'],
+  feature: ['services', ...LOWER, 'announcements', 'players', 'search', 'secrets', 'names', 'discord'],
   services: ['api', 'config', 'core', 'db', 'i18n', 'names', 'store', 'traffic'],
   announcements: ['services', ...LOWER],
   players: ['services', 'announcements', ...LOWER],

@@ -1,94 +1,58 @@
 import { nameOption, pageOption, parsePage } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
-import { NotFoundError } from '../src/api/errors.ts';
-import type {
-  AutocompleteChoice,
-  Command,
-  CommandContext,
-  CommandSpec,
-  ComponentContext,
-} from '../src/discord/command.ts';
-import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
+import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { NameNotFoundError } from '../src/render/suggest.ts';
 import { nameSearchOf } from '../src/search/index.ts';
-import { renderClanMembers, renderClanProfile } from '../src/features/clans/render.ts';
-import { pastTimes } from '../src/render/common.ts';
+import { clanPageButtons, clanPageIds } from '../src/features/clans/page/ids.ts';
+import { clanComponent } from '../src/features/clans/page/interactions.ts';
+import {
+  isRecruitLanguage,
+  isRecruitRegion,
+  RECRUIT_LANGUAGES,
+  RECRUIT_REGIONS,
+} from '../src/features/clans/page/recruitment.ts';
+import {
+  clanNameOf,
+  showClanMembers,
+  showClanProfile,
+  showRecruitment,
+} from '../src/features/clans/page/show.ts';
+
+export { clanNameOf } from '../src/features/clans/page/show.ts';
 
 const name = nameOption(true);
 const page = pageOption;
 
 /** The ids of this command's buttons; exported for the renderer tests. */
-export const ids = defineComponents('clan', {
-  members: ['name', 'page'],
-  /** A "did you mean" button: runs `sub` (profile or members) for the clan `name`. */
-  find: ['sub', 'name'],
-});
-
-type Sub = 'profile' | 'members';
+export const ids = clanPageIds;
 
 export const clanIds = {
-  /** The profile's button to the first page of members. */
-  members: (clanName: string, now: number) =>
-    ids.encode.members({ name: clanName, page: 1 }, now + COMPONENT_LIFETIME_MS),
-  membersPager: (clanName: string, now: number) =>
-    ids.pager(now, (p, at) => ids.encode.members({ name: clanName, page: p }, at)),
-  find: (sub: Sub, clanName: string, now: number) =>
-    ids.encode.find({ sub, name: clanName }, now + COMPONENT_LIFETIME_MS),
+  members: clanPageButtons.members,
+  membersPager: clanPageButtons.membersPager,
+  find: clanPageButtons.find,
 };
-
-type Context = CommandContext | ComponentContext;
-
-/** A clan name as given, trimmed; Discord enforces the length, this catches a name of spaces only. */
-export function clanNameOf(value: string | null | undefined): string {
-  const trimmed = value?.trim() ?? '';
-  if (trimmed === '') throw new UserError('clan:errors.nameRequired');
-  return trimmed;
-}
-
-/** The clan; when there is none of that name, the error names it and offers up to three close names. */
-async function loadClan(ctx: Context, clanName: string, sub: Sub) {
-  try {
-    return await ctx.load('clan', { clanName });
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    const close = await nameSearchOf(ctx.services).didYouMean('clan', clanName);
-    const choices = close.map((name) => ({ name, customId: clanIds.find(sub, name, ctx.now) }));
-    throw new NameNotFoundError('common:notFound.clan', clanName, choices);
-  }
-}
-
-async function showProfile(ctx: Context, clanName: string): Promise<void> {
-  const clan = await loadClan(ctx, clanName, 'profile');
-  ctx.services.names.remember('clan', clan.name);
-  ctx.services.names.remember('player', clan.owner_name);
-  await ctx.send(
-    renderClanProfile(ctx.t, clan, clanIds.members(clan.name, ctx.now), pastTimes(ctx.now, ctx.services.log)),
-  );
-}
-
-async function showMembers(ctx: Context, clanName: string, pageNo: number): Promise<void> {
-  // The profile gives the clan's own spelling and its member count (so the pager knows the last page).
-  const clan = await loadClan(ctx, clanName, 'members');
-  const data = await ctx.load('clanMembers', { clanName: clan.name, page: pageNo });
-  ctx.services.names.remember('clan', clan.name);
-  ctx.services.names.remember('player', ...data.members.map((member) => member.player_name));
-  await ctx.send(
-    renderClanMembers(ctx.t, {
-      name: clan.name,
-      data,
-      page: pageNo,
-      memberCount: clan.member_count,
-      pager: clanIds.membersPager(clan.name, ctx.now),
-    }),
-  );
-}
 
 const data = {
   name: 'clan',
   options: [
     { type: ApplicationCommandOptionType.Subcommand, name: 'profile', options: [name] },
     { type: ApplicationCommandOptionType.Subcommand, name: 'members', options: [name, page] },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'recruitment',
+      options: [
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'region',
+          choices: RECRUIT_REGIONS.map((value) => ({ value })),
+        },
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'language',
+          choices: RECRUIT_LANGUAGES.map((value) => ({ value })),
+        },
+      ],
+    },
   ],
 } as const satisfies CommandSpec;
 
@@ -97,26 +61,25 @@ export const command: Command<typeof data> = {
 
   async execute(ctx) {
     const { args } = ctx;
-    const clanName = clanNameOf(args.name);
     switch (args.subcommand) {
       case 'profile':
-        return showProfile(ctx, clanName);
+        return showClanProfile(ctx, clanNameOf(args.name));
       case 'members':
-        return showMembers(ctx, clanName, parsePage(args.page) ?? 1);
+        return showClanMembers(ctx, clanNameOf(args.name), parsePage(args.page) ?? 1);
+      case 'recruitment': {
+        const { region, language } = args;
+        // Discord offers only these; a stale definition might not.
+        if (region !== undefined && !isRecruitRegion(region)) throw new UserError('clan:errors.region');
+        if (language !== undefined && !isRecruitLanguage(language))
+          throw new UserError('clan:errors.language');
+        return showRecruitment(ctx, { region, language, page: 1 });
+      }
       default:
         throw new UserError('common:errors.unknownCommand');
     }
   },
 
-  async component(ctx) {
-    const id = ids.decode(ctx.id);
-    if (id?.action === 'members')
-      return showMembers(ctx, clanNameOf(id.args.name), parsePage(id.args.page) ?? 1);
-    if (id?.action === 'find' && id.args.sub === 'profile') return showProfile(ctx, clanNameOf(id.args.name));
-    if (id?.action === 'find' && id.args.sub === 'members')
-      return showMembers(ctx, clanNameOf(id.args.name), 1);
-    throw new UserError('common:errors.unknownComponent');
-  },
+  component: clanComponent,
 
   autocomplete(ctx): Promise<AutocompleteChoice[]> {
     const typed = ctx.interaction.options.getFocused();

@@ -1,89 +1,53 @@
 import { nameOption } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
-import { NotFoundError } from '../src/api/errors.ts';
-import type {
-  AutocompleteChoice,
-  Command,
-  CommandContext,
-  CommandSpec,
-  Loader,
-} from '../src/discord/command.ts';
+import type { Command, CommandSpec } from '../src/discord/command.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { text } from '../src/render/common.ts';
-import { renderTurfClan, renderTurfPlayer, renderTurfStatus } from '../src/features/turf/render.ts';
-import { nameSearchOf } from '../src/search/index.ts';
+import { isTurfBoard, TURF_BOARDS } from '../src/features/turf/boards.ts';
+import { turfAutocomplete, turfComponent } from '../src/features/turf/interactions.ts';
+import { TURF_MAP_IDS } from '../src/features/turf/maps.ts';
+import {
+  dayOption,
+  mapOption,
+  showTurfBoard,
+  showTurfClan,
+  showTurfPayouts,
+} from '../src/features/turf/show.ts';
+import { showTurfPlayer, showTurfStatus } from '../src/features/turf/standing.ts';
+
+export { gather } from '../src/discord/gather.ts';
 
 const name = nameOption(false, 64);
 
-/**
- * Runs tier calls one after another until the interaction is deferred, then the rest together: two
- * loads racing while the interaction is still fresh would both try to defer it.
- */
-export async function gather<T extends readonly unknown[]>(
-  loader: { readonly responder: Pick<Loader['responder'], 'deferred' | 'answered'> },
-  calls: { readonly [K in keyof T]: () => Promise<T[K]> },
-): Promise<T> {
-  const results: unknown[] = [];
-  const pending = [...calls] as Array<() => Promise<unknown>>;
-  while (pending.length > 0 && !loader.responder.deferred && !loader.responder.answered) {
-    const next = pending.shift();
-    if (next) results.push(await next());
-  }
-  results.push(...(await Promise.all(pending.map((call) => call()))));
-  return results as unknown as T;
-}
+/** A date, `YYYY-MM-DD` (UTC), with the recent days offered as you type. */
+const day = {
+  type: ApplicationCommandOptionType.String,
+  name: 'day',
+  min_length: 10,
+  max_length: 10,
+  autocomplete: true,
+} as const;
 
-/** Turns a 404 of a name lookup into the command's own message (naming what was asked). */
-async function lookup<T>(load: () => Promise<T>, key: string, asked: string): Promise<T> {
-  try {
-    return await load();
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new UserError(key, { name: text(asked, 100) });
-    throw error;
-  }
-}
+const map = {
+  type: ApplicationCommandOptionType.Integer,
+  name: 'map',
+  choices: TURF_MAP_IDS.map((value) => ({ value })),
+} as const;
 
-async function showStatus(ctx: CommandContext) {
-  const status = await ctx.load('turfStatus', {});
-  for (const map of status.maps) {
-    ctx.services.names.remember(
-      'clan',
-      map.owner?.clan_name,
-      ...(map.top_clans ?? []).map((c) => c.clan_name),
-    );
-  }
-  await ctx.send(renderTurfStatus(ctx.t, { status, now: ctx.now }));
-}
+const clan = {
+  type: ApplicationCommandOptionType.String,
+  name: 'clan',
+  required: true,
+  min_length: 1,
+  max_length: 64,
+  autocomplete: true,
+} as const;
 
-async function showClan(ctx: CommandContext, clanName: string) {
-  const found = await lookup(() => ctx.load('clanByName', { clanName }), 'turf:clan.notFound', clanName);
-  const clanId = found.clan_id;
-  const [clan, earnings, players] = await gather(ctx, [
-    () => ctx.load('turfClan', { clanId }),
-    () => ctx.load('turfClanEarnings', { clanId }),
-    () => ctx.load('turfClanPlayers', { clanId }),
-  ] as const);
-  ctx.services.names.remember('clan', found.name, clan.clan_name);
-  ctx.services.names.remember('player', ...players.players.map((p) => p.player_name));
-  await ctx.send(renderTurfClan(ctx.t, { clan, earnings, players, now: ctx.now }));
-}
-
-async function showPlayer(ctx: CommandContext, playerName: string) {
-  const found = await lookup(
-    () => ctx.load('gamePlayer', { playerName }),
-    'turf:player.notFound',
-    playerName,
-  );
-  const playerId = found.player_id;
-  const [player, contributions, earnings] = await gather(ctx, [
-    () => ctx.load('turfPlayer', { playerId }),
-    () => ctx.load('turfPlayerContributions', { playerId }),
-    () => ctx.load('turfPlayerEarnings', { playerId }),
-  ] as const);
-  ctx.services.names.remember('player', found.player_name, player.player_name);
-  ctx.services.names.remember('clan', player.clan_name);
-  await ctx.send(renderTurfPlayer(ctx.t, { player, contributions, earnings, now: ctx.now }));
+/** A clan name as given; Discord enforces the length, this catches a name of spaces only. */
+function clanName(value: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw new UserError('turf:clan.nameRequired');
+  return trimmed;
 }
 
 const data = {
@@ -92,6 +56,21 @@ const data = {
     { type: ApplicationCommandOptionType.Subcommand, name: 'status' },
     { type: ApplicationCommandOptionType.Subcommand, name: 'clan', options: [{ ...name, required: true }] },
     { type: ApplicationCommandOptionType.Subcommand, name: 'player', options: [name] },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'leaderboard',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'board',
+          required: true,
+          choices: TURF_BOARDS.map((value) => ({ value })),
+        },
+        day,
+        map,
+      ],
+    },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'payouts', options: [clan, day] },
   ],
 } as const satisfies CommandSpec;
 
@@ -102,25 +81,23 @@ export const command: Command<typeof data> = {
     const { args } = ctx;
     switch (args.subcommand) {
       case 'status':
-        return showStatus(ctx);
-      case 'clan': {
-        const clanName = args.name.trim();
-        if (!clanName) throw new UserError('turf:clan.nameRequired');
-        return showClan(ctx, clanName);
-      }
+        return showTurfStatus(ctx);
+      case 'clan':
+        return showTurfClan(ctx, clanName(args.name));
       case 'player':
-        return showPlayer(ctx, await resolvePlayerName(ctx.interaction, ctx.services, args.name));
+        return showTurfPlayer(ctx, await resolvePlayerName(ctx.interaction, ctx.services, args.name));
+      case 'leaderboard': {
+        if (!isTurfBoard(args.board)) throw new UserError('turf:errors.board');
+        const asked = { day: dayOption(args.day, ctx.now), mapId: mapOption(args.map) };
+        return showTurfBoard(ctx, { board: args.board, ...asked, page: 1 });
+      }
+      case 'payouts':
+        return showTurfPayouts(ctx, clanName(args.clan), dayOption(args.day, ctx.now));
       default:
         throw new UserError('common:errors.unknownCommand');
     }
   },
 
-  autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const query = ctx.interaction.options.getFocused();
-    const kind = ctx.interaction.options.getSubcommand(false) === 'clan' ? 'clan' : 'player';
-    return nameSearchOf(ctx.services).suggest(kind, query, {
-      user: ctx.interaction.user.id,
-      guild: ctx.interaction.guildId,
-    });
-  },
+  component: turfComponent,
+  autocomplete: turfAutocomplete,
 };

@@ -187,9 +187,13 @@ export class NameSearch {
     const extra = [...this.#cache]
       .filter(([key, entry]) => key.startsWith(`${kind}:`) && entry.at + this.#ttlMs > this.#clock.now())
       .flatMap(([, entry]) => entry.names);
+    // Clan names are exact (the lookup just failed for this very spelling), so a name differing from it
+    // only in case is the likeliest slip and stays; a player name folding to the query is the one asked.
+    const asked =
+      kind === 'clan' ? (name: string) => name === query : (name: string) => fold(name) === folded;
     return rankNames(query, [...this.#names.list(kind), ...extra], limit + 1)
       .map((ranked) => ranked.name)
-      .filter((name) => fold(name) !== folded)
+      .filter((name) => !asked(name))
       .slice(0, limit);
   }
 

@@ -60,3 +60,20 @@ function nameOf(params: unknown): string | undefined {
   const name = (params as { readonly playerName: unknown }).playerName;
   return typeof name === 'string' ? name : undefined;
 }
+
+/**
+ * The error for a clan the API does not know. Clan names are exact in the spec (capitals, spaces and
+ * symbols count), so `key` should say so; the close names are those the bot has seen, and a name that
+ * differs from the one asked only in case is among them (it is the likeliest slip).
+ */
+export async function clanNotFound(
+  services: SearchServices,
+  searched: string,
+  idFor: (name: string) => string | undefined,
+  key: string,
+  asker?: SearchAsker,
+): Promise<NameNotFoundError> {
+  const close = await nameSearchOf(services).didYouMean('clan', searched, 3, 1_500, asker);
+  const choices: NameChoice[] = close.map((name) => ({ name, customId: idFor(name) }));
+  return new NameNotFoundError(key, searched, choices);
+}

@@ -312,4 +312,14 @@ describe('NameSearch did you mean', () => {
     // "Vertex" is two edits from "Vortx": more than a five-letter name may be off by.
     expect(found.value).toEqual(['Vortex', 'Vortexx']);
   });
+
+  it('offers a clan differing only in case (clan names are exact), but never the very name asked', async () => {
+    const { clock, names, search } = setup();
+    names.remember('clan', 'Vortex');
+    const found = track(clock, search.didYouMean('clan', 'vortex'));
+    const same = track(clock, search.didYouMean('clan', 'Vortex'));
+    await clock.advance(0);
+    expect(found.value).toEqual(['Vortex']);
+    expect(same.value).toEqual([]);
+  });
 });

@@ -74,7 +74,17 @@ export const GameClanSchema = record(
 );
 export type GameClan = z.output<typeof GameClanSchema>;
 
-export const ClanLootConfigSchema = loose;
+/** A share of the clan's turf earnings, in percent. */
+const share = z.number().min(0).max(100);
+/**
+ * How a clan splits its turf earnings (docs/api-shapes.md, chosen): `mode` is how members' shares are
+ * weighed (`points`, `equal`; another value is shown as unknown), the shares are percentages.
+ */
+export const ClanLootConfigSchema = record(
+  'ClanLootConfig',
+  {},
+  { clan_id: int, mode: str, leader_share: share, member_share: share },
+);
 export type ClanLootConfig = z.output<typeof ClanLootConfigSchema>;
 
 export const ClanMotdSchema = record('ClanMotd', {}, { motd: str });
@@ -323,13 +333,17 @@ export const LobbyListSchema = record('LobbyList', { games: list('LobbyList.game
 export type LobbyList = z.output<typeof LobbyListSchema>;
 
 // `{base_url}/territorial-wars/...`
+/** A place on a turf board or in today's standing: 1 to a million (boards hold 100 rows). */
+const place = z.number().int().min(1).max(1_000_000);
+/** A turf K/D (a float): 0 to a million. */
+const turfKd = z.number().min(0).max(1_000_000);
 export const TurfClanRefSchema = record('TurfClanRef', { clan_id: int, clan_name: str });
 export type TurfClanRef = z.output<typeof TurfClanRefSchema>;
 
 export const TurfTopClanSchema = record(
   'TurfTopClan',
   { clan_id: int, clan_name: str },
-  { position: int, points: int },
+  { position: place, points: count },
 );
 export type TurfTopClan = z.output<typeof TurfTopClanSchema>;
 
@@ -351,7 +365,7 @@ export type TurfStatus = z.output<typeof TurfStatusSchema>;
 export const TurfClanSchema = record(
   'TurfClan',
   { clan_id: int, clan_name: str },
-  { position: int.nullable(), points: int, maps_owned: list('TurfClan.maps_owned', int) },
+  { position: place.nullable(), points: count, maps_owned: list('TurfClan.maps_owned', int) },
 );
 export type TurfClan = z.output<typeof TurfClanSchema>;
 
@@ -376,7 +390,7 @@ export type TurfClanPayouts = z.output<typeof TurfClanPayoutsSchema>;
 export const TurfClanPlayerSchema = record(
   'TurfClanPlayer',
   { player_id: int },
-  { player_name: str, points: int, kills: int, deaths: int },
+  { player_name: str, points: count, kills: count, deaths: count },
 );
 export const TurfClanPlayersSchema = record(
   'TurfClanPlayers',
@@ -395,7 +409,7 @@ export type TurfPlayer = z.output<typeof TurfPlayerSchema>;
 export const TurfContributionSchema = record(
   'TurfContribution',
   { day: int, map_id: int },
-  { points: int, kills: int },
+  { points: count, kills: count },
 );
 export const TurfPlayerContributionsSchema = record('TurfPlayerContributions', {
   player_id: int,
@@ -412,7 +426,7 @@ export type TurfPlayerEarnings = z.output<typeof TurfPlayerEarningsSchema>;
 export const TurfPerformingClanSchema = record(
   'TurfPerformingClan',
   { clan_id: int, clan_name: str },
-  { position: int, points: int, kills: int, deaths: int, kd: float },
+  { position: place, points: count, kills: count, deaths: count, kd: turfKd },
 );
 export const TurfTopPerformingClansSchema = record('TurfTopPerformingClans', {
   rows: list('TurfTopPerformingClans.rows', TurfPerformingClanSchema),
@@ -422,7 +436,7 @@ export type TurfTopPerformingClans = z.output<typeof TurfTopPerformingClansSchem
 export const TurfGrossingClanSchema = record(
   'TurfGrossingClan',
   { clan_id: int, clan_name: str },
-  { position: int, kr },
+  { position: place, kr },
 );
 export const TurfTopGrossingClansSchema = record('TurfTopGrossingClans', {
   rows: list('TurfTopGrossingClans.rows', TurfGrossingClanSchema),
@@ -432,7 +446,7 @@ export type TurfTopGrossingClans = z.output<typeof TurfTopGrossingClansSchema>;
 export const TurfPerformingPlayerSchema = record(
   'TurfPerformingPlayer',
   { player_id: int, player_name: str },
-  { position: int, clan_name: str, points: int, kills: int, deaths: int, kd: float },
+  { position: place, clan_name: str, points: count, kills: count, deaths: count, kd: turfKd },
 );
 export const TurfTopPerformingPlayersSchema = record('TurfTopPerformingPlayers', {
   rows: list('TurfTopPerformingPlayers.rows', TurfPerformingPlayerSchema),

@@ -14,9 +14,11 @@ interface CommandStep {
   readonly kind?: undefined;
   readonly command: string;
   readonly sub?: string;
-  readonly options?: (stack: Stack) => OptionValues;
-  /** After the reply: click the button or pick the menu entry with this label. */
-  readonly then?: { readonly click?: string; readonly pick?: string };
+  readonly options?: (stack: Stack) => OptionValues | Promise<OptionValues>;
+  /** After the reply: click the button (its label, or one chosen from the sandbox) or pick the menu entry. */
+  readonly then?: { readonly click?: string | ((stack: Stack) => string); readonly pick?: string };
+  /** What the step shows, printed in the transcript under the command. */
+  readonly note?: string;
   readonly locale?: string;
   /** Run as a member with Manage Server (subscriptions and moderator commands need it). */
   readonly manager?: boolean;
@@ -37,6 +39,76 @@ const MANAGE_GUILD = 1n << 5n;
 
 const samples = (stack: Stack) => stack.sandbox.world.samples;
 
+const DAY_MS = 86_400_000;
+/** Yesterday's date (UTC), as a user types the `day` option. */
+const yesterday = () => new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
+
+/** The clan that earned most from turf this season, from the sandbox's own board. */
+async function topEarner(stack: Stack): Promise<string> {
+  const reply = await fetch(`${stack.sandbox.urls.base}/territorial-wars/leaderboards/top-grossing-clans`);
+  const body = (await reply.json()) as { data: { rows: Array<{ clan_name: string }> } };
+  return body.data.rows[0]?.clan_name ?? samples(stack).clan;
+}
+
+/** The turf-war centre and the clan page (issue 20, parts 2 and 5). */
+const CLAN_TURF_STEPS: readonly Step[] = [
+  {
+    command: 'turf',
+    sub: 'leaderboard',
+    options: () => ({ board: 'clans' }),
+    then: { click: 'Next' },
+    note: "today's top turf clans by points, 25 a page (the standings grow through the UTC day)",
+  },
+  {
+    command: 'turf',
+    sub: 'leaderboard',
+    options: () => ({ board: 'clans', day: yesterday(), map: 2 }),
+    note: "yesterday's board on one map: the day is a date, the map a name",
+  },
+  {
+    command: 'turf',
+    sub: 'leaderboard',
+    options: () => ({ board: 'players' }),
+    note: "the season's top turf players (a slow board upstream: the reply is deferred first)",
+  },
+  {
+    command: 'turf',
+    sub: 'leaderboard',
+    options: () => ({ board: 'grossing', day: yesterday() }),
+    note: 'the clans that earned most this season; a day does not apply to it, and the reply says so',
+  },
+  {
+    command: 'turf',
+    sub: 'payouts',
+    options: async (s) => ({ clan: await topEarner(s) }),
+    note: "who in the clan was paid what over the season's finished days",
+  },
+  {
+    command: 'turf',
+    sub: 'payouts',
+    options: async (s) => ({ clan: await topEarner(s), day: yesterday() }),
+    note: 'the same clan, one day: who was paid what for yesterday',
+  },
+  {
+    command: 'turf',
+    sub: 'clan',
+    options: (s) => ({ name: samples(s).clan.toLowerCase() }),
+    note: 'clan names are exact: the wrong case is not found, with a "did you mean" button',
+  },
+  {
+    command: 'clan',
+    sub: 'recruitment',
+    then: { click: (s) => s.sandbox.world.clans.find((c) => c.recruiting)?.name ?? 'Next' },
+    note: "the recruitment board; each clan's button opens its profile (with a way back)",
+  },
+  {
+    command: 'clan',
+    sub: 'profile',
+    options: () => ({ name: '*_~|Ghosts|~_*' }),
+    note: 'a clan whose name, message of the day and split mode are full of markup: all shown as typed',
+  },
+];
+
 const SCRIPT: readonly Step[] = [
   {
     command: 'player',
@@ -54,7 +126,12 @@ const SCRIPT: readonly Step[] = [
   { command: 'player', sub: 'listings', options: (s) => ({ name: samples(s).player }) },
   { command: 'player', sub: 'posts', options: (s) => ({ name: samples(s).player }) },
   { command: 'player', sub: 'profile', options: (s) => ({ name: samples(s).player }), locale: 'de' },
-  { command: 'clan', sub: 'profile', options: (s) => ({ name: samples(s).clan }) },
+  {
+    command: 'clan',
+    sub: 'profile',
+    options: (s) => ({ name: samples(s).clan }),
+    note: "a clan's profile, with its message of the day and how it splits turf earnings",
+  },
   { command: 'clan', sub: 'members', options: (s) => ({ name: samples(s).clan }), then: { click: 'Next' } },
   { command: 'map', sub: 'info', options: (s) => ({ name: samples(s).timeBoardMap }) },
   { command: 'map', sub: 'leaderboard', options: (s) => ({ name: samples(s).timeBoardMap }) },
@@ -65,8 +142,14 @@ const SCRIPT: readonly Step[] = [
   { command: 'match', options: (s) => ({ id: samples(s).matchId }) },
   { command: 'leaderboard', sub: 'ranked', options: () => ({ region: 3 }), then: { click: 'Next' } },
   { command: 'turf', sub: 'status' },
-  { command: 'turf', sub: 'clan', options: (s) => ({ name: samples(s).clan }) },
+  {
+    command: 'turf',
+    sub: 'clan',
+    options: (s) => ({ name: samples(s).clan }),
+    note: "a clan's turf day: its standing, earnings, and who played on each map today (points, kills, deaths)",
+  },
   { command: 'turf', sub: 'player', options: (s) => ({ name: samples(s).player }) },
+  ...CLAN_TURF_STEPS,
   { command: 'lobbies' },
   { command: 'player', sub: 'profile', options: () => ({ name: 'nobody-by-this-name' }) },
   { command: 'subscribe', sub: 'maps', options: (s) => ({ channel: s.channelId }), manager: true },
@@ -193,10 +276,11 @@ async function main(): Promise<void> {
         process.stdout.write(`\n> /${step.command}: not part of this build, skipped\n`);
         continue;
       }
-      const options = step.options?.(stack) ?? {};
+      const options = (await step.options?.(stack)) ?? {};
       process.stdout.write(
         `\n> ${describeStep(step, options)}${step.locale ? `   (as a ${step.locale} user)` : ''}\n`,
       );
+      if (step.note) process.stdout.write(`  — ${step.note}\n`);
       const permissions = step.manager ? MANAGE_GUILD : undefined;
       let pending = stack.invoke(step.command, step.sub, options, {
         ...(step.locale ? { locale: step.locale } : {}),
@@ -204,7 +288,8 @@ async function main(): Promise<void> {
       });
       if (step.modal) pending = await submitModal(stack, pending, step.modal(stack), permissions);
       const message = await show(pending, outDir, index);
-      const label = step.then?.click ?? step.then?.pick;
+      const click = step.then?.click;
+      const label = (typeof click === 'function' ? click(stack) : click) ?? step.then?.pick;
       const target = label === undefined ? undefined : findComponent(message, label);
       if (label !== undefined && target) {
         process.stdout.write(`\n  * ${target.kind === 'menu' ? 'picks' : 'clicks'} "${label}"\n`);

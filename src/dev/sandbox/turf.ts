@@ -1,6 +1,7 @@
 import type { WorldIndex } from './lookup.ts';
 import { Rng, hashSeed } from './prng.ts';
 import { DAY_MS } from './time.ts';
+import { liveClanDays } from './turf-live.ts';
 import { compareText } from './world/common.ts';
 import { TURF_MAP_IDS, type World } from './world/types.ts';
 
@@ -64,6 +65,8 @@ export class TurfModel {
   constructor(
     readonly world: World,
     readonly index: WorldIndex,
+    /** The sandbox clock: with it, today's standings grow through the day (`turf-live.ts`). */
+    readonly now?: () => number,
   ) {}
 
   dayOf(nowMs: number): number {
@@ -87,7 +90,9 @@ export class TurfModel {
       rows = this.#make(day);
       this.#days.set(day, rows);
     }
-    return rows;
+    if (!this.now) return rows;
+    const msIntoDay = this.now() - (TURF_EPOCH_MS + day * DAY_MS);
+    return msIntoDay >= DAY_MS ? rows : liveClanDays(rows, this.world.seed, msIntoDay);
   }
 
   #make(day: number): TurfClanDay[] {

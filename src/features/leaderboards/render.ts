@@ -21,6 +21,7 @@ import {
 } from '../../render/common.ts';
 import { officialMapName } from '../../render/names.ts';
 import { Colors, type ReplyPayload } from '../../render/payload.ts';
+import { localPage, localRow, place } from '../../render/pages.ts';
 
 /** Ranked regions of the developer API (2 Asia, 3 Europe, 4 North America). */
 export const RANKED_REGIONS = [2, 3, 4] as const;
@@ -43,8 +44,6 @@ export const CUP_BOARDS = ['players', 'teams'] as const;
 export type CupBoard = (typeof CUP_BOARDS)[number];
 /** The raid map the spec names; others may answer 400 `invalid raid map`. */
 export const DEFAULT_RAID_MAP = 31;
-/** Rows per page of the boards the API sends whole (up to 100 rows), paged here. */
-export const LOCAL_PAGE_SIZE = 25;
 const RANKED_PAGE_SIZE = 10;
 const NAME_MAX = 48;
 const CLAN_MAX = 32;
@@ -63,49 +62,6 @@ export function isCupBoard(value: string | undefined | null): value is CupBoard 
 
 export function isRankedRegion(value: number | undefined | null): value is (typeof RANKED_REGIONS)[number] {
   return (RANKED_REGIONS as readonly number[]).includes(value ?? -1);
-}
-
-const MEDALS: Readonly<Record<number, string>> = { 1: '🥇', 2: '🥈', 3: '🥉' };
-
-/** 🥇🥈🥉 for the podium, `#n` below it (the row's index when the API left the position out). */
-function place(t: Translator, position: number | undefined, index: number): string {
-  const at = position ?? index + 1;
-  return MEDALS[at] ?? `**#${t.n(at)}**`;
-}
-
-/** The page actually shown: within 1..pages. */
-export function clampPage(page: number, rows: number, perPage: number = LOCAL_PAGE_SIZE): number {
-  const pages = Math.max(1, Math.ceil(rows / perPage));
-  return Math.min(Math.max(1, Math.floor(Number.isFinite(page) ? page : 1)), pages);
-}
-
-interface LocalPage<T> {
-  readonly rows: readonly T[];
-  readonly offset: number;
-  readonly page: number;
-  readonly pages: number;
-}
-
-function localPage<T>(rows: readonly T[], page: number): LocalPage<T> {
-  const shown = clampPage(page, rows.length);
-  const offset = (shown - 1) * LOCAL_PAGE_SIZE;
-  return {
-    rows: rows.slice(offset, offset + LOCAL_PAGE_SIZE),
-    offset,
-    page: shown,
-    pages: Math.max(1, Math.ceil(rows.length / LOCAL_PAGE_SIZE)),
-  };
-}
-
-function localRow(t: Translator, slice: LocalPage<unknown>, pager: Pager): Row[] {
-  if (slice.pages <= 1) return [];
-  const row = pageRow(t, {
-    pager,
-    page: slice.page,
-    totalPages: slice.pages,
-    hasNext: slice.page < slice.pages,
-  });
-  return row ? [row] : [];
 }
 
 function board(

@@ -21,13 +21,12 @@ import { localizeCommand } from '../../../src/discord/localize.ts';
 import {
   BOARD_SORTS,
   CUP_BOARDS,
-  LOCAL_PAGE_SIZE,
   PLAYER_BOARDS,
   RANKED_REGIONS,
   boardValue,
-  clampPage,
   raidTime,
 } from '../../../src/features/leaderboards/render.ts';
+import { LOCAL_PAGE_SIZE, clampPage } from '../../../src/render/pages.ts';
 import { PREVIOUS_SEASON, RAID_MAP_IDS } from '../../../src/dev/sandbox/index.ts';
 import {
   HOSTILE,

@@ -1,6 +1,6 @@
 import type { SandboxContext } from '../context.ts';
 import { intQuery, notFound, optionalIntQuery, pageOf, pageQuery, type Route } from '../http.ts';
-import { Rng, hashSeed } from '../prng.ts';
+import { clanLootConfig, clanMotd } from '../clan-pages.ts';
 import { iso } from '../time.ts';
 import type { Clan } from '../world/types.ts';
 import { clanById, route } from './common.ts';
@@ -29,18 +29,8 @@ export function clanRoutes(ctx: SandboxContext): Route[] {
       return clanPublic(ctx, clan);
     }),
     route('/clans/{id}/profile', ({ params }) => clanPublic(ctx, clanById(index, params['id']))),
-    route('/clans/{id}/loot-config', ({ params }) => {
-      const clan = clanById(index, params['id']);
-      const rng = new Rng(hashSeed(seed, 'loot', clan.id));
-      const leaderShare = rng.int(0, 30);
-      return {
-        clan_id: clan.id,
-        mode: rng.pick(['points', 'equal']),
-        leader_share: leaderShare,
-        member_share: 100 - leaderShare,
-      };
-    }),
-    route('/clans/{id}/motd', ({ params }) => ({ motd: clanById(index, params['id']).motd })),
+    route('/clans/{id}/loot-config', ({ params }) => clanLootConfig(seed, clanById(index, params['id']))),
+    route('/clans/{id}/motd', ({ params }) => ({ motd: clanMotd(clanById(index, params['id'])) })),
     route('/clans/recruitment', ({ query }) => {
       const page = pageQuery(query);
       const limit = intQuery(query, 'limit', { min: 1, max: 50, fallback: 10 });
