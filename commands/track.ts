@@ -8,6 +8,7 @@ import { RefRepository, SubscriptionRepository } from '../src/announcements/repo
 import type { Subscription } from '../src/announcements/model.ts';
 import { FollowedPlayers } from '../src/history/followed.ts';
 import { backgroundPlan, followCapacity } from '../src/follow/capacity.ts';
+import { CLAN_LOG_KIND } from '../src/features/clans/log/model.ts';
 import { trackedIntervalOf } from '../src/schedule/planner.ts';
 import { idOption, playerOption } from '../src/discord/options.ts';
 import { renderTrackList, renderTracked, renderUntracked } from '../src/render/follow.ts';
@@ -126,7 +127,12 @@ export const command: Command<typeof data> = {
           (await followed.many(mine.map((s) => playerNameOf(s).toLowerCase()))).map((row) => [row.key, row]),
         );
         // The interval this server's players really have in the background's one plan (the worker's).
-        const plan = await backgroundPlan(services.db, await repository.active(trackKind.name), {
+        // Clan logs share the servers' part of the background with tracking: they weigh on the plan too.
+        const active = [
+          ...(await repository.active(trackKind.name)),
+          ...(await repository.active(CLAN_LOG_KIND)),
+        ];
+        const plan = await backgroundPlan(services.db, active, {
           settings: services.config.follow,
           capacityPerMinute: followCapacity(services.config),
         });

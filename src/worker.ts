@@ -9,6 +9,7 @@ import { ANNOUNCEMENT_KINDS } from './announcements/kinds/index.ts';
 import { GuildDepartures } from './guilds/departures.ts';
 import { kpdSource } from './kpd/feed.ts';
 import { playersSource } from './follow/feed.ts';
+import { clanLogSource } from './features/clans/log/source.ts';
 import { alertsSource } from './alerts/watch.ts';
 import { rolesFollowRefresh } from './roles/follow-account.ts';
 import { reportKpdKeys } from './kpd/keys.ts';
@@ -98,6 +99,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       kpdSource(services),
       playersSource(config, rolesFollowRefresh(services, rest)),
       alertsSource(services, rest),
+      clanLogSource(config),
     ],
     options: { metrics, ...options.announcements },
   });

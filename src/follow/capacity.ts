@@ -6,6 +6,7 @@ import { FollowedPlayers } from '../history/followed.ts';
 import { backgroundCapacity } from '../schedule/scheduler.ts';
 import { planBackground, type BackgroundDemand, type BackgroundPlan } from '../schedule/planner.ts';
 import { REQUESTS_PER_REFRESH, trackedPlayers, type FollowSettings } from './plan.ts';
+import { clansByServer } from '../features/clans/log/followed.ts';
 
 /** The key's window, as the tier client counts it (60 a minute, 10 kept for commands). */
 export const KEY_WINDOW = { limit: 60, reserve: 10, windowMs: 60_000 } as const;
@@ -25,7 +26,8 @@ export function followCapacity(config: Pick<Config, 'game' | 'events'>): number 
 
 /**
  * What the background has to refresh now: the tracked players of these (active) subscriptions per server,
- * the other followed players (linked ones), and the skins price alerts watch.
+ * the other followed players (linked ones), the skins price alerts watch, and the clans clan logs follow
+ * per server.
  */
 export async function backgroundDemand(
   db: Database,
@@ -37,7 +39,12 @@ export async function backgroundDemand(
     for (const owner of entry.owners) trackedByServer.set(owner, (trackedByServer.get(owner) ?? 0) + 1);
   const followed = await new FollowedPlayers(db).count();
   const skins = (await new AlertRepository(db).watchedSkins()).length;
-  return { trackedByServer, linked: Math.max(0, followed - tracked.size), skins };
+  return {
+    trackedByServer,
+    linked: Math.max(0, followed - tracked.size),
+    skins,
+    clansByServer: clansByServer(subscriptions),
+  };
 }
 
 export interface PlanOptions {

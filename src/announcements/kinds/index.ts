@@ -3,6 +3,7 @@ import { kpdKind } from './kpd.ts';
 import { mapsKind } from './maps.ts';
 import { trackKind } from './track.ts';
 import { turfKind } from './turf.ts';
+import { clanLogKind } from '../../features/clans/log/kind.ts';
 
 export { subscriptionIdentity, type AnnouncementKind, type DeliveryPlan } from './kind.ts';
 export { KindRegistry } from './registry.ts';
@@ -11,4 +12,10 @@ export { KindRegistry } from './registry.ts';
  * Every announcement kind (`track` is made by `/track`, the others are `/subscribe`'s subcommands, in order). The composition root (`src/bot.ts`)
  * hands this list to `startAnnouncements`; nothing in the announcement subsystem imports it.
  */
-export const ANNOUNCEMENT_KINDS: readonly AnnouncementKind[] = [mapsKind, turfKind, kpdKind, trackKind];
+export const ANNOUNCEMENT_KINDS: readonly AnnouncementKind[] = [
+  mapsKind,
+  turfKind,
+  kpdKind,
+  clanLogKind,
+  trackKind,
+];
