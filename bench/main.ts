@@ -1,6 +1,7 @@
 import { benchCharts, benchInteractionLatency } from './bot.ts';
 import { benchCard } from './card.ts';
 import { benchAlerts } from './alerts.ts';
+import { benchClans } from './clans.ts';
 import { benchCachedOverhead, benchSingleFlight, benchZipf, type Figures } from './client.ts';
 import { benchAutocomplete } from './autocomplete.ts';
 import { benchFanout } from './fanout.ts';
@@ -30,6 +31,10 @@ const sections: Array<[string, () => Promise<Figures>]> = [
   ['worker: every source on schedule with 10k subscriptions, 500 KPD servers and a 10k fan-out', benchCycle],
   ['tracking: 1,000 players over 300 servers at 60 requests a minute, with steady commands', benchFollow],
   ['price alerts: requests a minute for N watched skins and M alerts (simulated hour)', benchAlerts],
+  [
+    'clan log: requests a minute and the interval kept for 10, 100 and 500 clans followed (simulated 2 h)',
+    benchClans,
+  ],
   ['roles: a sync of 1,000 linked members in one server through Discord’s role window', benchRoles],
   ['shards: memory per 1,000 servers', benchMemory],
   ['start-up: the bot compiled (node dist/) against its sources through tsx', benchStartup],

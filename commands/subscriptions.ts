@@ -1,5 +1,6 @@
 import type { Command } from '../src/discord/command.ts';
 import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionView } from './subscribe/manage.ts';
+import { SUBSCRIBE_KINDS } from './subscribe/kinds.ts';
 import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscriptionList } from '../src/announcements/render-subscriptions.ts';
 import { trackKind } from '../src/features/tracking/kind.ts';
@@ -14,10 +15,17 @@ export const command: Command = {
     const subscriptions = (await new SubscriptionRepository(ctx.services.db).forGuild(guild.id)).filter(
       (subscription) => subscription.kind !== trackKind.name,
     );
+    // Lines some kinds add from the store (a clan log's interval really kept).
+    const status = new Map<string, string>();
+    for (const half of SUBSCRIBE_KINDS) {
+      const theirs = subscriptions.filter((s) => s.kind === half.kind.name);
+      if (!half.status || theirs.length === 0) continue;
+      for (const [id, line] of await half.status(ctx.services, ctx.t, theirs)) status.set(id, line);
+    }
     await ctx.send(
       renderSubscriptionList(
         ctx.t,
-        subscriptions.map((s) => subscriptionView(ctx.t, s)),
+        subscriptions.map((s) => subscriptionView(ctx.t, s, status.get(s.id))),
       ),
     );
   },

@@ -9,6 +9,7 @@ import type { Subscription } from '../src/announcements/model.ts';
 import { FollowedPlayers } from '../src/players/followed.ts';
 import { followCapacity } from '../src/traffic/capacity.ts';
 import { backgroundPlan } from '../src/players/follow-plan.ts';
+import { CLAN_LOG_KIND } from '../src/features/clans/log/model.ts';
 import { trackedIntervalOf } from '../src/traffic/planner.ts';
 import { idOption, playerOption } from '../src/discord/options.ts';
 import { renderTrackList, renderTracked, renderUntracked } from '../src/features/tracking/render.ts';
@@ -127,7 +128,12 @@ export const command: Command<typeof data> = {
           (await followed.many(mine.map((s) => playerNameOf(s).toLowerCase()))).map((row) => [row.key, row]),
         );
         // The interval this server's players really have in the background's one plan (the worker's).
-        const plan = backgroundPlan(await services.demand(await repository.active(trackKind.name)), {
+        // Clan logs share the servers' part of the background with tracking: they weigh on the plan too.
+        const active = [
+          ...(await repository.active(trackKind.name)),
+          ...(await repository.active(CLAN_LOG_KIND)),
+        ];
+        const plan = backgroundPlan(await services.demand(active), {
           settings: services.config.follow,
           capacityPerMinute: followCapacity(services.config),
         });

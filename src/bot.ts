@@ -20,6 +20,7 @@ import { openStorage } from './storage.ts';
 import { ANNOUNCEMENT_KINDS } from './kinds.ts';
 import { kpdSource } from './features/kpd/feed.ts';
 import { playersSource } from './features/tracking/feed.ts';
+import { clanLogSource } from './features/clans/log/source.ts';
 import { rolesFollowRefresh } from './features/roles/follow-account.ts';
 import { reportKpdKeys } from './features/kpd/keys.ts';
 import { logFor } from './log/index.ts';
@@ -131,6 +132,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
           sources: [
             kpdSource(services),
             playersSource(config, services.demand, rolesFollowRefresh(services, client.rest)),
+            clanLogSource(config, services.demand),
           ],
           options: { metrics, ...options.announcements },
         }).catch((error: unknown) => {

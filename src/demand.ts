@@ -1,12 +1,14 @@
 import type { Database } from './db/index.ts';
 import { AlertRepository } from './features/alerts/store.ts';
+import { clansByServer } from './features/clans/log/followed.ts';
 import { trackedPlayers } from './players/follow-plan.ts';
 import { FollowedPlayers } from './players/followed.ts';
 import type { DemandReader } from './traffic/capacity.ts';
 
 /**
  * What the background has to refresh now: the tracked players of the (active) subscriptions per server,
- * the other followed players (linked ones), and the skins price alerts watch. The one place that knows
+ * the other followed players (linked ones), the skins price alerts watch, and the clans clan logs follow
+ * per server. The one place that knows
  * every feature that polls: features are handed this reader and never read each other's tables.
  */
 export function demandReader(db: Database): DemandReader {
@@ -17,6 +19,11 @@ export function demandReader(db: Database): DemandReader {
       for (const owner of entry.owners) trackedByServer.set(owner, (trackedByServer.get(owner) ?? 0) + 1);
     const followed = await new FollowedPlayers(db).count();
     const skins = (await new AlertRepository(db).watchedSkins()).length;
-    return { trackedByServer, linked: Math.max(0, followed - tracked.size), skins };
+    return {
+      trackedByServer,
+      linked: Math.max(0, followed - tracked.size),
+      skins,
+      clansByServer: clansByServer(subscriptions),
+    };
   };
 }

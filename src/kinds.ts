@@ -3,6 +3,7 @@ import { kpdKind } from './features/kpd/kind.ts';
 import { mapsKind } from './features/maps/kind.ts';
 import { trackKind } from './features/tracking/kind.ts';
 import { turfKind } from './features/turf/kind.ts';
+import { clanLogKind } from './features/clans/log/kind.ts';
 
 export {
   subscriptionIdentity,
@@ -15,4 +16,10 @@ export { KindRegistry } from './announcements/kinds/registry.ts';
  * Every announcement kind (`track` is made by `/track`, the others are `/subscribe`'s subcommands, in order). The composition root (`src/bot.ts`)
  * hands this list to `startAnnouncements`; nothing in the announcement subsystem imports it.
  */
-export const ANNOUNCEMENT_KINDS: readonly AnnouncementKind[] = [mapsKind, turfKind, kpdKind, trackKind];
+export const ANNOUNCEMENT_KINDS: readonly AnnouncementKind[] = [
+  mapsKind,
+  turfKind,
+  kpdKind,
+  clanLogKind,
+  trackKind,
+];

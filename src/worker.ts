@@ -9,6 +9,7 @@ import { ANNOUNCEMENT_KINDS } from './kinds.ts';
 import { GuildDepartures } from './guilds/departures.ts';
 import { kpdSource } from './features/kpd/feed.ts';
 import { playersSource } from './features/tracking/feed.ts';
+import { clanLogSource } from './features/clans/log/source.ts';
 import { alertsSource } from './features/alerts/watch.ts';
 import { rolesFollowRefresh } from './features/roles/follow-account.ts';
 import { reportKpdKeys } from './features/kpd/keys.ts';
@@ -98,6 +99,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       kpdSource(services),
       playersSource(config, services.demand, rolesFollowRefresh(services, rest)),
       alertsSource(services, rest, services.demand),
+      clanLogSource(config, services.demand),
     ],
     options: { metrics, ...options.announcements },
   });

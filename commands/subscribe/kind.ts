@@ -3,6 +3,7 @@ import type { Subscription, SubscriptionOptions } from '../../src/announcements/
 import { readOptionArgs, type OptionArgs } from '../../src/discord/args.ts';
 import type { CommandContext, OptionSpec } from '../../src/discord/command.ts';
 import type { Translator } from '../../src/i18n/index.ts';
+import type { Services } from '../../src/services.ts';
 
 export interface ReadOptionsResult {
   readonly options: SubscriptionOptions;
@@ -24,6 +25,15 @@ export interface SubscribeKind {
   readOptions(ctx: CommandContext, botPermissions: BotPermissions): Promise<ReadOptionsResult>;
   /** Its options as one line of safe text for `/subscriptions` (empty when there are none). */
   describe(t: Translator, subscription: Subscription): string;
+  /**
+   * More lines for `/subscriptions` that need the store (the interval a clan log really keeps), by
+   * subscription id, for this kind's subscriptions of one server.
+   */
+  status?(
+    services: Services,
+    t: Translator,
+    subscriptions: readonly Subscription[],
+  ): Promise<ReadonlyMap<string, string>>;
 }
 
 type BotPermissions = Readonly<{ has(flag: bigint): boolean }>;
@@ -37,6 +47,7 @@ export function defineSubscribeKind<const Os extends readonly OptionSpec[]>(half
   readonly options: Os;
   read(ctx: CommandContext, args: OptionArgs<Os>, botPermissions: BotPermissions): Promise<ReadOptionsResult>;
   describe(t: Translator, subscription: Subscription): string;
+  status?: SubscribeKind['status'];
 }): SubscribeKind {
   return {
     kind: half.kind,
@@ -44,5 +55,6 @@ export function defineSubscribeKind<const Os extends readonly OptionSpec[]>(half
     readOptions: (ctx, botPermissions) =>
       half.read(ctx, readOptionArgs(ctx.interaction.options, half.options), botPermissions),
     describe: (t, subscription) => half.describe(t, subscription),
+    ...(half.status ? { status: half.status } : {}),
   };
 }

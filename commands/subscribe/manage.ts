@@ -93,12 +93,18 @@ export function newSubscription(
   };
 }
 
-export function subscriptionView(t: Translator, subscription: Subscription): SubscriptionView {
+/** A subscription as the replies show it; `status`: more lines of its kind (`SubscribeKind.status`). */
+export function subscriptionView(
+  t: Translator,
+  subscription: Subscription,
+  status?: string,
+): SubscriptionView {
+  const details = subscribeKindNamed(subscription.kind)?.describe(t, subscription) ?? '';
   return {
     id: subscription.id,
     kind: subscription.kind,
     channelId: subscription.channelId,
-    details: subscribeKindNamed(subscription.kind)?.describe(t, subscription) ?? '',
+    details: [details, status ?? ''].filter((line) => line !== '').join('\n'),
     createdAt: subscription.createdAt,
     state: subscription.state,
   };

@@ -34,9 +34,16 @@ export function isUpstreamId(value: unknown): value is number {
 
 /**
  * Why a subscription stopped: the Discord error that disabled it, named; or, for `kpd` subscriptions,
- * `kpdKey`: the guild's linked KPD key stopped working (src/features/kpd/feed.ts).
+ * `kpdKey`: the guild's linked KPD key stopped working (src/features/kpd/feed.ts); or, for `clan-log` ones,
+ * `clanNotFound`: the clan's roster answered 404 (deleted; src/features/clans/log/source.ts).
  */
-export const DISABLE_REASONS = ['unknownChannel', 'missingAccess', 'missingPermissions', 'kpdKey'] as const;
+export const DISABLE_REASONS = [
+  'unknownChannel',
+  'missingAccess',
+  'missingPermissions',
+  'kpdKey',
+  'clanNotFound',
+] as const;
 export type DisableReason = (typeof DISABLE_REASONS)[number];
 
 /** Discord error codes that mean "this target will fail again": disable it on the first one. */

@@ -1,3 +1,5 @@
+import type { ClanRostersTable } from './migrations/clan-log.ts';
+
 /**
  * The tables of the domain records, as Kysely sees them. Times are epoch milliseconds (`bigint` columns,
  * read back as numbers); JSON documents are text. Snowflakes are text. Every table a guild owns has the
@@ -217,4 +219,5 @@ export interface Tables {
   guild_members: GuildMembersTable;
   role_rules: RoleRulesTable;
   role_grants: RoleGrantsTable;
+  clan_rosters: ClanRostersTable;
 }

@@ -8,12 +8,16 @@
  * levels:
  *
  * - The groups: linked players (whose refreshes drive roles) are guaranteed a sixth of the capacity, price
- *   alerts a third, tracking half; a group that wants less leaves the rest to the others.
- * - Within tracking, every server has an equal share: a server tracking few players keeps its target
- *   interval, and only the servers that want more than their share stretch, each by its own factor.
+ *   alerts a third, and the servers' own followings half: tracking a third, clan logs a sixth (what one of
+ *   the two leaves goes to the other first); a group that wants less leaves the rest to the others.
+ * - Within tracking, and within clan logs, every server has an equal share: a server tracking few players
+ *   (or following few clans) keeps its target interval, and only the servers that want more than their
+ *   share stretch, each by its own factor.
  *
  * A player tracked by several servers is counted in each of them (it is refreshed once, at the shortest of
- * their intervals), so the requests really made are at most the ones planned.
+ * their intervals), so the requests really made are at most the ones planned. A clan several servers
+ * follow is shared instead: each counts its part, and the clan is read at the rate those parts pay for
+ * ({@link clanIntervalOf}), so the reads made are the ones planned.
  */
 
 /** What the background has to refresh. */
@@ -24,6 +28,12 @@ export interface BackgroundDemand {
   readonly linked: number;
   /** Skins watched by price alerts. */
   readonly skins: number;
+  /**
+   * Clans followed by clan logs per server (guild id → how many; `src/features/clans/log`): one roster read
+   * per clan and interval, a clan k servers follow counting 1/k in each (see {@link clanIntervalOf}).
+   * Absent: none.
+   */
+  readonly clansByServer?: ReadonlyMap<string, number>;
 }
 
 /** How often each would be looked at if the budget were endless, and what one look costs. */
@@ -33,7 +43,12 @@ export interface PlanTargets {
   readonly alertMs: number;
   /** Requests a tracked player's refresh costs on average (the profile, and sometimes the matches page). */
   readonly requestsPerTrack: number;
+  /** How often a followed clan's roster would be read; default {@link CLAN_TARGET_MS}. */
+  readonly clanMs?: number;
 }
+
+/** A followed clan's roster is read every 5 minutes when the budget allows. */
+export const CLAN_TARGET_MS = 5 * 60_000;
 
 export interface BackgroundPlan {
   readonly capacityPerMinute: number;
@@ -41,13 +56,20 @@ export interface BackgroundPlan {
   readonly trackedMs: ReadonlyMap<string, number>;
   readonly linkedMs: number;
   readonly alertMs: number;
+  /** Each clan-following server's interval (ms) between two reads of a clan's roster. */
+  readonly clanMs: ReadonlyMap<string, number>;
   /** Requests a minute planned for each part, and in all (never above `capacityPerMinute`). */
-  readonly perMinute: { readonly tracked: number; readonly linked: number; readonly alerts: number };
+  readonly perMinute: {
+    readonly tracked: number;
+    readonly linked: number;
+    readonly alerts: number;
+    readonly clans: number;
+  };
   readonly totalPerMinute: number;
 }
 
 /** The groups' guaranteed parts of the capacity (their weights when what is left is shared again). */
-export const GROUP_SHARES = { linked: 1 / 6, alerts: 1 / 3, tracking: 1 / 2 } as const;
+export const GROUP_SHARES = { linked: 1 / 6, alerts: 1 / 3, tracking: 1 / 3, clans: 1 / 6 } as const;
 
 export interface Claim {
   /** Requests a minute wanted. */
@@ -92,48 +114,95 @@ function stretched(targetMs: number, demand: number, given: number): number {
   return Math.ceil(targetMs * Math.max(1, demand / Math.max(1e-9, given)));
 }
 
+/** Requests a minute that `count` looks every `ms` cost, at `cost` requests a look. */
+function perMinute(count: number, ms: number, cost = 1): number {
+  return (Math.max(0, count) * cost * 60_000) / Math.max(1, ms);
+}
+
+/** A group shared by servers: what each server wants at the target, and its stretched interval once given. */
+interface PerServer {
+  readonly servers: ReadonlyArray<readonly [string, number]>;
+  readonly demands: readonly number[];
+  readonly total: number;
+}
+
+function perServerDemand(byServer: ReadonlyMap<string, number>, targetMs: number, cost: number): PerServer {
+  const servers = [...byServer].filter(([, count]) => count > 0);
+  const demands = servers.map(([, count]) => perMinute(count, targetMs, cost));
+  return { servers, demands, total: demands.reduce((sum, value) => sum + value, 0) };
+}
+
+/** Each server's equal share of what its group was given, as an interval; and what they use in all. */
+function perServerIntervals(
+  group: PerServer,
+  given: number,
+  targetMs: number,
+): { readonly intervals: Map<string, number>; readonly used: number } {
+  const shares = waterFill(
+    given,
+    group.demands.map((value) => ({ demand: value, weight: 1 })),
+  );
+  const intervals = new Map<string, number>();
+  group.servers.forEach(([guildId], index) => {
+    intervals.set(guildId, stretched(targetMs, group.demands[index] ?? 0, shares[index] ?? 0));
+  });
+  return { intervals, used: shares.reduce((sum, value) => sum + value, 0) };
+}
+
 /** The plan: every interval the background keeps now, and the requests a minute it plans for each part. */
 export function planBackground(
   demand: BackgroundDemand,
   targets: PlanTargets,
   capacityPerMinute: number,
 ): BackgroundPlan {
-  const perMinute = (count: number, ms: number, cost = 1) =>
-    (Math.max(0, count) * cost * 60_000) / Math.max(1, ms);
-  const servers = [...demand.trackedByServer].filter(([, count]) => count > 0);
-  const serverDemands = servers.map(([, count]) =>
-    perMinute(count, targets.trackedMs, targets.requestsPerTrack),
-  );
+  const clanTargetMs = targets.clanMs ?? CLAN_TARGET_MS;
+  const tracking = perServerDemand(demand.trackedByServer, targets.trackedMs, targets.requestsPerTrack);
+  const clans = perServerDemand(demand.clansByServer ?? new Map<string, number>(), clanTargetMs, 1);
   const wants = {
     linked: perMinute(demand.linked, targets.linkedMs),
     alerts: perMinute(demand.skins, targets.alertMs),
-    tracking: serverDemands.reduce((sum, value) => sum + value, 0),
   };
-  const [linked = 0, alerts = 0, tracking = 0] = waterFill(capacityPerMinute, [
+  // The servers' part (tracking and clan logs) is one claim beside linked players and alerts, then split
+  // between the two: with no clan followed, tracking keeps its half as before clan logs existed.
+  const [linked = 0, alerts = 0, servers = 0] = waterFill(capacityPerMinute, [
     { demand: wants.linked, weight: GROUP_SHARES.linked },
     { demand: wants.alerts, weight: GROUP_SHARES.alerts },
-    { demand: wants.tracking, weight: GROUP_SHARES.tracking },
+    { demand: tracking.total + clans.total, weight: GROUP_SHARES.tracking + GROUP_SHARES.clans },
   ]);
-  const perServer = waterFill(
-    tracking,
-    serverDemands.map((value) => ({ demand: value, weight: 1 })),
-  );
-  const trackedMs = new Map<string, number>();
-  servers.forEach(([guildId], index) => {
-    trackedMs.set(guildId, stretched(targets.trackedMs, serverDemands[index] ?? 0, perServer[index] ?? 0));
-  });
-  const trackedPerMinute = perServer.reduce((sum, value) => sum + value, 0);
+  const [trackingGiven = 0, clansGiven = 0] = waterFill(servers, [
+    { demand: tracking.total, weight: GROUP_SHARES.tracking },
+    { demand: clans.total, weight: GROUP_SHARES.clans },
+  ]);
+  const tracked = perServerIntervals(tracking, trackingGiven, targets.trackedMs);
+  const followed = perServerIntervals(clans, clansGiven, clanTargetMs);
   return {
     capacityPerMinute,
-    trackedMs,
+    trackedMs: tracked.intervals,
     linkedMs: stretched(targets.linkedMs, wants.linked, linked),
     alertMs: stretched(targets.alertMs, wants.alerts, alerts),
-    perMinute: { tracked: trackedPerMinute, linked, alerts },
-    totalPerMinute: trackedPerMinute + linked + alerts,
+    clanMs: followed.intervals,
+    perMinute: { tracked: tracked.used, linked, alerts, clans: followed.used },
+    totalPerMinute: tracked.used + linked + alerts + followed.used,
   };
 }
 
 /** A server's planned interval: its own when it tracks players, the target otherwise. */
 export function trackedIntervalOf(plan: BackgroundPlan, guildId: string, targetMs: number): number {
   return plan.trackedMs.get(guildId) ?? targetMs;
+}
+
+/**
+ * How often a clan followed by these servers is read. Each of them pays its part of the one read (the
+ * demand counts the clan as 1/k in each of its k servers), at its own interval: the clan is read as often
+ * as those parts together pay for, the harmonic mean of their intervals. So the reads made are exactly
+ * the ones planned, and a server that stretches does not make a clan it shares wait as long as its own.
+ */
+export function clanIntervalOf(plan: BackgroundPlan, guildIds: Iterable<string>, targetMs: number): number {
+  let owners = 0;
+  let rate = 0;
+  for (const guildId of guildIds) {
+    owners += 1;
+    rate += 1 / Math.max(1, plan.clanMs.get(guildId) ?? targetMs);
+  }
+  return owners === 0 ? targetMs : Math.ceil(owners / rate);
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { MessageRecord, PendingInteraction } from '../standin/index.ts';
-import { printMessage } from './print.ts';
+import { systemClock } from '../../core/clock.ts';
+import { printMessage, setPrintClock } from './print.ts';
 import { startStack, type OptionValues, type Stack } from './stack.ts';
 
 /**
@@ -36,6 +37,24 @@ interface GameStep {
 type Step = CommandStep | GameStep;
 
 const MANAGE_GUILD = 1n << 5n;
+
+/** The clan whose roster the sandbox changes every minute (`rosters`), and which the clan log follows. */
+const DEMO_CLAN = 'NoScope';
+
+/**
+ * The demo's clock, shared by the sandbox and the bot: real time, plus the minutes a game step jumps ahead
+ * (the clan log reads a roster every five minutes; the demo does not wait them out).
+ */
+const demoClock = {
+  offsetMs: 0,
+  now(): number {
+    return Date.now() + this.offsetMs;
+  },
+  sleep: (ms: number, signal?: AbortSignal) => systemClock.sleep(ms, signal),
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  },
+};
 
 const samples = (stack: Stack) => stack.sandbox.world.samples;
 
@@ -171,6 +190,31 @@ const SCRIPT: readonly Step[] = [
       }
     },
   },
+  {
+    command: 'subscribe',
+    sub: 'clan-log',
+    options: (s) => ({ channel: s.channelId, clan: DEMO_CLAN, events: 'all', milestone: 10_000 }),
+    manager: true,
+  },
+  {
+    kind: 'game',
+    title:
+      `${DEMO_CLAN}'s roster changes over six minutes (a join, a promotion, a leave, a demotion, a score ` +
+      'milestone, a new owner); the clan log reads it once and posts every change in one message',
+    run: async (stack, outDir, index) => {
+      const announcements = await stack.bot.announcements;
+      // The first read is the clan log's baseline: it posts nothing.
+      await announcements?.pollOnce();
+      const before = stack.discord.messages(stack.channelId).length;
+      demoClock.advance(6 * 60_000 + 1_000);
+      await announcements?.pollOnce();
+      await announcements?.flush();
+      for (const message of stack.discord.messages(stack.channelId).slice(before)) {
+        process.stdout.write(`  #general receives:\n${printMessage(message, '    ')}\n`);
+        await saveAttachments(message, outDir, index);
+      }
+    },
+  },
   { command: 'subscriptions', manager: true },
   { command: 'kpd', sub: 'link', manager: true, modal: (s) => s.sandbox.keys.kpd },
   { command: 'kpd', sub: 'calls', manager: true },
@@ -247,6 +291,7 @@ async function submitModal(
 }
 
 async function main(): Promise<void> {
+  setPrintClock(() => demoClock.now());
   const outDir = resolve('demo-output');
   await mkdir(outDir, { recursive: true });
   process.stdout.write('Starting the game API sandbox, the Discord stand-in and the bot…\n');
@@ -255,7 +300,11 @@ async function main(): Promise<void> {
     sandbox: {
       latency: { marketSkinColdMs: 1_500, marketSkinWarmMs: 300 },
       activity: { everyMs: 10 * 60_000, players: 3 },
+      // A clan's roster changes every minute: the clan log has something to post.
+      rosters: { everyMs: 60_000, clan: DEMO_CLAN },
+      now: () => demoClock.now(),
     },
+    clock: demoClock,
     // A throwaway key for this run: it encrypts the moderator key the demo links.
     env: { SECRET_KEY: randomBytes(32).toString('base64') },
     // The demo polls right after each game event instead of every EVENTS_POLL_SECONDS.

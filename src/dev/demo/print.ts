@@ -24,11 +24,18 @@ export function printMessage(message: MessageRecord, indent = '  '): string {
   return lines.map((line) => `${indent}${readableTimestamps(line)}`).join('\n');
 }
 
+/** The reader's now for `:R` times: the demo's clock, which its game steps move ahead of real time. */
+let readerNow: () => number = () => Date.now();
+
+export function setPrintClock(now: () => number): void {
+  readerNow = now;
+}
+
 /** `<t:1700000000:f>` as a terminal can show it: `[2023-11-14 22:13 UTC]`; `:R` as `[3 d ago]`. */
 function readableTimestamps(line: string): string {
   return line.replace(/<t:(\d+):([tTdDfFR])>/g, (_, seconds: string, style: string) => {
     const ms = Number(seconds) * 1000;
-    if (style === 'R') return `[${relative(ms - Date.now())}]`;
+    if (style === 'R') return `[${relative(ms - readerNow())}]`;
     const iso = new Date(ms).toISOString();
     return `[${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC]`;
   });

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { startBot, type Bot } from '../../bot.ts';
 import { loadConfig, type Config } from '../../config/index.ts';
 import type { AnnouncementOptions } from '../../announcements/index.ts';
+import type { Clock } from '../../core/clock.ts';
 import { createLogger } from '../../log/index.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.ts';
 import {
@@ -34,6 +35,8 @@ export interface StackOptions {
   readonly commands?: readonly string[];
   /** Announcement tuning, or `false` to run without the poller. */
   readonly announcements?: AnnouncementOptions | false;
+  /** The bot's clock (the demo moves it, and the sandbox's, ahead); the system clock by default. */
+  readonly clock?: Clock;
 }
 
 export type OptionValues = Readonly<Record<string, string | number | boolean>>;
@@ -123,6 +126,7 @@ async function assemble(
     logger: options.logger ?? createLogger({ level: config.log.level }).child({ subsystem: 'bot' }),
     ...(options.commands ? { commands: options.commands } : {}),
     ...(options.announcements === undefined ? {} : { announcements: options.announcements }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   await bot.ready;
 

@@ -281,6 +281,13 @@ export class WorldIndex {
     this.#clanScoresStale = true;
   }
 
+  /** The player under a new name (`clans-roster.ts`): the old name no longer finds them. */
+  renamePlayer(player: Player, name: string): void {
+    const previous = this.#playersById.get(player.id);
+    if (previous) this.#playersByName.delete(previous.name);
+    this.replacePlayer({ ...(previous ?? player), name });
+  }
+
   /** The clan's new state (same id and name). */
   replaceClan(clan: Clan): void {
     const previous = this.#clansById.get(clan.id);

@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ActivityLog, type ActivityOptions, type SandboxActivity } from './activity.ts';
+import { RosterLog, type RosterOptions, type SandboxRosters } from './clans-roster.ts';
 import { FeaturedMaps, type Latencies, type SandboxContext } from './context.ts';
 import { developerRoutes } from './developer.ts';
 import { EventStore } from './events.ts';
@@ -47,6 +48,8 @@ export interface SandboxOptions {
   readonly port?: number;
   /** Scheduled players finish a ranked match every `everyMs` of the clock (`npm run demo`); default off. */
   readonly activity?: ActivityOptions;
+  /** A clan's roster changes every `everyMs` of the clock (`npm run demo`'s clan log); default off. */
+  readonly rosters?: RosterOptions;
 }
 
 export interface SandboxUrls {
@@ -80,6 +83,8 @@ export interface Sandbox {
   };
   /** Ranked matches, level-ups and clan changes, visible at once through every route. */
   readonly activity: SandboxActivity;
+  /** Roles, owners, scores and names of clan members, visible at once through every route. */
+  readonly rosters: SandboxRosters;
   readonly faults: FaultController;
   readonly requests: RequestLog;
   close(): Promise<void>;
@@ -127,6 +132,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const world = generateWorld(seed, now(), options.players);
   const index = new WorldIndex(world);
   const activity = new ActivityLog(world, index, now, options.activity);
+  const rosters = new RosterLog(world, index, activity, now, options.rosters);
   const featured = new FeaturedMaps(world.maps);
   const eventStore = new EventStore(world.events, seed);
   const keyRing = new KeyRing(seed);
@@ -208,6 +214,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const handle = async (host: HostName, req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const at = now();
     activity.advance(at);
+    rosters.advance(at);
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const path = url.pathname;
     const query = url.searchParams;
@@ -345,6 +352,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     keys: keyRing.values,
     world,
     activity,
+    rosters,
     faults,
     requests,
     issueToken({ playerName, expiresInSec = DAY_SECONDS, roles = [] }: IssueTokenOptions): string {
