@@ -3,6 +3,7 @@ import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionView } from './subscr
 import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscriptionList } from '../src/render/subscriptions.ts';
 import { trackKind } from '../src/announcements/kinds/track.ts';
+import { REMIND_KIND } from '../src/features/reminders/model.ts';
 
 /** `/subscriptions`: the server's subscriptions, active or disabled with the reason. */
 export const command: Command = {
@@ -10,9 +11,9 @@ export const command: Command = {
 
   async execute(ctx) {
     const guild = requireManager(ctx.interaction);
-    // Tracked players have a list of their own (`/track list`).
+    // Tracked players and turf reminders have lists of their own (`/track list`, `/remind list`).
     const subscriptions = (await new SubscriptionRepository(ctx.services.db).forGuild(guild.id)).filter(
-      (subscription) => subscription.kind !== trackKind.name,
+      (subscription) => subscription.kind !== trackKind.name && subscription.kind !== REMIND_KIND,
     );
     await ctx.send(
       renderSubscriptionList(

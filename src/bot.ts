@@ -20,6 +20,8 @@ import { openStorage } from './storage.ts';
 import { ANNOUNCEMENT_KINDS } from './announcements/kinds/index.ts';
 import { kpdSource } from './kpd/feed.ts';
 import { playersSource } from './follow/feed.ts';
+import { turfDigestSource } from './features/turf-digest/source.ts';
+import { remindersSource } from './features/reminders/source.ts';
 import { rolesFollowRefresh } from './roles/follow-account.ts';
 import { reportKpdKeys } from './kpd/keys.ts';
 import { logFor } from './log/index.ts';
@@ -128,7 +130,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
           services,
           config,
           kinds: ANNOUNCEMENT_KINDS,
-          sources: [kpdSource(services), playersSource(config, rolesFollowRefresh(services, client.rest))],
+          sources: [
+            kpdSource(services),
+            playersSource(config, rolesFollowRefresh(services, client.rest)),
+            turfDigestSource(),
+            remindersSource(),
+          ],
           options: { metrics, ...options.announcements },
         }).catch((error: unknown) => {
           log.error({ err: error }, 'announcements could not start');

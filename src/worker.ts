@@ -10,6 +10,8 @@ import { GuildDepartures } from './guilds/departures.ts';
 import { kpdSource } from './kpd/feed.ts';
 import { playersSource } from './follow/feed.ts';
 import { alertsSource } from './alerts/watch.ts';
+import { turfDigestSource } from './features/turf-digest/source.ts';
+import { remindersSource } from './features/reminders/source.ts';
 import { rolesFollowRefresh } from './roles/follow-account.ts';
 import { reportKpdKeys } from './kpd/keys.ts';
 import { logFor } from './log/index.ts';
@@ -98,6 +100,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       kpdSource(services),
       playersSource(config, rolesFollowRefresh(services, rest)),
       alertsSource(services, rest),
+      turfDigestSource(),
+      remindersSource(),
     ],
     options: { metrics, ...options.announcements },
   });

@@ -6,6 +6,7 @@ import { FollowedPlayers } from '../history/followed.ts';
 import { backgroundCapacity } from '../schedule/scheduler.ts';
 import { planBackground, type BackgroundDemand, type BackgroundPlan } from '../schedule/planner.ts';
 import { REQUESTS_PER_REFRESH, trackedPlayers, type FollowSettings } from './plan.ts';
+import { TURF_CLAN_READS } from '../features/turf-digest/reads.ts';
 
 /** The key's window, as the tier client counts it (60 a minute, 10 kept for commands). */
 export const KEY_WINDOW = { limit: 60, reserve: 10, windowMs: 60_000 } as const;
@@ -14,12 +15,19 @@ const EVENTS_PER_MINUTE = 6;
 /** How often a watched skin is looked at, at most; stretched when the budget is short. */
 export const ALERT_TARGET_MS = 2 * 60_000;
 
+/** What the daily digest and the turf reminders read a minute at most (their shared budget). */
+const TURF_CLAN_READS_PER_MINUTE = (TURF_CLAN_READS.limit * 60_000) / TURF_CLAN_READS.windowMs;
+
 /**
  * Requests a minute the background can count on (the players feed and the price alerts together): the
- * key's window less the commands' reserve, less what the events feed and the turf poll take at most.
+ * key's window less the commands' reserve, less what the events feed, the turf poll and the turf clan
+ * reads (digest and reminders) take at most.
  */
 export function followCapacity(config: Pick<Config, 'game' | 'events'>): number {
-  const feeds = (config.game.apiKey === undefined ? 0 : EVENTS_PER_MINUTE) + 60 / config.events.pollSeconds;
+  const feeds =
+    (config.game.apiKey === undefined ? 0 : EVENTS_PER_MINUTE) +
+    60 / config.events.pollSeconds +
+    TURF_CLAN_READS_PER_MINUTE;
   return backgroundCapacity({ ...KEY_WINDOW, feedsPerMinute: feeds });
 }
 
