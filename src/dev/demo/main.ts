@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { MessageRecord, PendingInteraction } from '../standin/index.ts';
 import { printMessage } from './print.ts';
+import { DemoClock, clanSteps } from './clans.ts';
 import { startStack, type OptionValues, type Stack } from './stack.ts';
 
 /**
@@ -36,6 +37,8 @@ type Step = CommandStep | GameStep;
 const MANAGE_GUILD = 1n << 5n;
 
 const samples = (stack: Stack) => stack.sandbox.world.samples;
+/** Real time, which the clan channel's steps move forward to a turf day's end. */
+const clock = new DemoClock();
 
 const SCRIPT: readonly Step[] = [
   {
@@ -97,6 +100,8 @@ const SCRIPT: readonly Step[] = [
     modal: (s) => s.sandbox.issueToken({ playerName: s.sandbox.world.samples.rankedPlayer }),
   },
   { command: 'link', sub: 'name', options: (s) => ({ player: samples(s).player }) },
+  // Last: they move the clock forward to the end of the UTC turf day.
+  ...clanSteps(clock),
 ];
 
 function describeStep(step: CommandStep, options: OptionValues): string {
@@ -177,6 +182,7 @@ async function main(): Promise<void> {
     env: { SECRET_KEY: randomBytes(32).toString('base64') },
     // The demo polls right after each game event instead of every EVENTS_POLL_SECONDS.
     announcements: { autoStart: false },
+    clock,
   });
   const loaded = new Set(stack.bot.commands.map((command) => command.json.name));
   process.stdout.write(`Ready: ${loaded.size} commands (${[...loaded].join(', ')}).\n`);

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { startBot, type Bot } from '../../bot.ts';
 import { loadConfig, type Config } from '../../config/index.ts';
 import type { AnnouncementOptions } from '../../announcements/index.ts';
+import type { Clock } from '../../core/clock.ts';
 import { createLogger } from '../../log/index.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.ts';
 import {
@@ -34,6 +35,8 @@ export interface StackOptions {
   readonly commands?: readonly string[];
   /** Announcement tuning, or `false` to run without the poller. */
   readonly announcements?: AnnouncementOptions | false;
+  /** The bot's and the sandbox's clock (the demo moves it to a turf day's end); the real one by default. */
+  readonly clock?: Clock;
 }
 
 export type OptionValues = Readonly<Record<string, string | number | boolean>>;
@@ -56,6 +59,10 @@ export interface Stack {
       readonly guildId?: string | null;
       readonly userId?: string;
       readonly memberPermissions?: bigint;
+      /** Roles of the invoking member (their rights in a channel come from these). */
+      readonly memberRoles?: readonly string[];
+      /** The channel it is run in; default the guild's first. */
+      readonly channelId?: string;
     },
   ): PendingInteraction;
   /** Asks autocomplete for `option` with the text typed so far. */
@@ -90,7 +97,8 @@ export function stackEnvironment(
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const sandbox = await startSandbox(options.sandbox);
+  const clock = options.clock;
+  const sandbox = await startSandbox({ ...(clock ? { now: () => clock.now() } : {}), ...options.sandbox });
   let discord: DiscordStandin | undefined;
   let store: Store | undefined;
   try {
@@ -123,6 +131,7 @@ async function assemble(
     logger: options.logger ?? createLogger({ level: config.log.level }).child({ subsystem: 'bot' }),
     ...(options.commands ? { commands: options.commands } : {}),
     ...(options.announcements === undefined ? {} : { announcements: options.announcements }),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   await bot.ready;
 
@@ -175,6 +184,8 @@ async function assemble(
         ...(extra.guildId !== undefined ? { guildId: extra.guildId } : {}),
         ...(extra.userId ? { user: { id: extra.userId } } : {}),
         ...(extra.memberPermissions === undefined ? {} : { memberPermissions: extra.memberPermissions }),
+        ...(extra.memberRoles ? { memberRoles: [...extra.memberRoles] } : {}),
+        ...(extra.channelId ? { channelId: extra.channelId } : {}),
       });
     },
     autocomplete(command, subcommand, option, typed, values = {}) {

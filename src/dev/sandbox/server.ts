@@ -156,7 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const ctx: SandboxContext = {
     world,
     index,
-    turf: new TurfModel(world, index),
+    turf: new TurfModel(world, index, now),
     events: eventStore,
     featured,
     latency: {

@@ -3,6 +3,7 @@ import { Rng, hashSeed } from './prng.ts';
 import { DAY_MS } from './time.ts';
 import { compareText } from './world/common.ts';
 import { TURF_MAP_IDS, type World } from './world/types.ts';
+import { rowsSoFar } from './turf-progress.ts';
 
 /** Turf day 0 is this UTC date; a turf day is the number of whole UTC days since it. */
 export const TURF_EPOCH_MS = Date.UTC(2026, 2, 17);
@@ -56,7 +57,11 @@ function total(
   return [...sums.values()].sort(byPoints);
 }
 
-/** Turf war standings, computed per day from the seed (so any day can be asked for) and kept once made. */
+/**
+ * Turf war standings, computed per day from the seed (so any day can be asked for) and kept once made.
+ * With a clock, today's standings are those of the day so far (`turf-progress.ts`): they grow and change
+ * while the sandbox runs, and are the whole day's once it has ended.
+ */
 export class TurfModel {
   readonly #days = new Map<number, readonly TurfClanDay[]>();
   readonly #earnings = new Map<number, ReadonlyMap<number, number>>();
@@ -64,6 +69,7 @@ export class TurfModel {
   constructor(
     readonly world: World,
     readonly index: WorldIndex,
+    readonly now?: () => number,
   ) {}
 
   dayOf(nowMs: number): number {
@@ -87,6 +93,9 @@ export class TurfModel {
       rows = this.#make(day);
       this.#days.set(day, rows);
     }
+    const nowMs = this.now?.();
+    if (nowMs !== undefined && day === this.dayOf(nowMs))
+      return rowsSoFar(this.world.seed, rows, TURF_EPOCH_MS + day * DAY_MS, nowMs);
     return rows;
   }
 
