@@ -4,6 +4,7 @@ import { SUBSCRIBE_KINDS } from './subscribe/kinds.ts';
 import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscriptionList } from '../src/announcements/render-subscriptions.ts';
 import { trackKind } from '../src/features/tracking/kind.ts';
+import { REMIND_KIND } from '../src/features/turf/reminders/model.ts';
 
 /** `/subscriptions`: the server's subscriptions, active or disabled with the reason. */
 export const command: Command = {
@@ -11,9 +12,9 @@ export const command: Command = {
 
   async execute(ctx) {
     const guild = requireManager(ctx.interaction);
-    // Tracked players have a list of their own (`/track list`).
+    // Tracked players and turf reminders have lists of their own (`/track list`, `/remind list`).
     const subscriptions = (await new SubscriptionRepository(ctx.services.db).forGuild(guild.id)).filter(
-      (subscription) => subscription.kind !== trackKind.name,
+      (subscription) => subscription.kind !== trackKind.name && subscription.kind !== REMIND_KIND,
     );
     // Lines some kinds add from the store (a clan log's interval really kept).
     const status = new Map<string, string>();

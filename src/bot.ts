@@ -21,6 +21,8 @@ import { ANNOUNCEMENT_KINDS } from './kinds.ts';
 import { kpdSource } from './features/kpd/feed.ts';
 import { playersSource } from './features/tracking/feed.ts';
 import { clanLogSource } from './features/clans/log/source.ts';
+import { turfDigestSource } from './features/turf/digest/source.ts';
+import { remindersSource } from './features/turf/reminders/source.ts';
 import { rolesFollowRefresh } from './features/roles/follow-account.ts';
 import { reportKpdKeys } from './features/kpd/keys.ts';
 import { logFor } from './log/index.ts';
@@ -133,6 +135,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
             kpdSource(services),
             playersSource(config, services.demand, rolesFollowRefresh(services, client.rest)),
             clanLogSource(config, services.demand),
+            turfDigestSource(),
+            remindersSource(),
           ],
           options: { metrics, ...options.announcements },
         }).catch((error: unknown) => {

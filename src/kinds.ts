@@ -2,7 +2,8 @@ import type { AnnouncementKind } from './announcements/kinds/kind.ts';
 import { kpdKind } from './features/kpd/kind.ts';
 import { mapsKind } from './features/maps/kind.ts';
 import { trackKind } from './features/tracking/kind.ts';
-import { turfKind } from './features/turf/kind.ts';
+import { turfDigestKind } from './features/turf/digest/kind.ts';
+import { remindKind } from './features/turf/reminders/kind.ts';
 import { clanLogKind } from './features/clans/log/kind.ts';
 
 export {
@@ -13,13 +14,15 @@ export {
 export { KindRegistry } from './announcements/kinds/registry.ts';
 
 /**
- * Every announcement kind (`track` is made by `/track`, the others are `/subscribe`'s subcommands, in order). The composition root (`src/bot.ts`)
+ * Every announcement kind (`track` is made by `/track` and `remind` by `/remind`, the others are
+ * `/subscribe`'s subcommands, in order; `turf` with its daily digest). The composition root (`src/bot.ts`)
  * hands this list to `startAnnouncements`; nothing in the announcement subsystem imports it.
  */
 export const ANNOUNCEMENT_KINDS: readonly AnnouncementKind[] = [
   mapsKind,
-  turfKind,
+  turfDigestKind,
   kpdKind,
   clanLogKind,
   trackKind,
+  remindKind,
 ];

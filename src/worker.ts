@@ -11,6 +11,8 @@ import { kpdSource } from './features/kpd/feed.ts';
 import { playersSource } from './features/tracking/feed.ts';
 import { clanLogSource } from './features/clans/log/source.ts';
 import { alertsSource } from './features/alerts/watch.ts';
+import { turfDigestSource } from './features/turf/digest/source.ts';
+import { remindersSource } from './features/turf/reminders/source.ts';
 import { rolesFollowRefresh } from './features/roles/follow-account.ts';
 import { reportKpdKeys } from './features/kpd/keys.ts';
 import { logFor } from './log/index.ts';
@@ -100,6 +102,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       playersSource(config, services.demand, rolesFollowRefresh(services, rest)),
       alertsSource(services, rest, services.demand),
       clanLogSource(config, services.demand),
+      turfDigestSource(),
+      remindersSource(),
     ],
     options: { metrics, ...options.announcements },
   });

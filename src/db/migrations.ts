@@ -4,6 +4,7 @@ import { linksMigration } from './migrations/links.ts';
 import { grantsMigration } from './migrations/grants.ts';
 import { alertsOwnerMigration } from './migrations/alerts-owner.ts';
 import { clanLogMigration } from './migrations/clan-log.ts';
+import { remindersMigration } from './migrations/reminders.ts';
 
 /**
  * The schema's history, oldest first, the same on SQLite and PostgreSQL. A migration is never edited once
@@ -316,6 +317,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026-11-27-007-grants': grantsMigration,
   '2026-11-27-008-alerts-owner': alertsOwnerMigration,
   '2026-11-27-009-clan-log': clanLogMigration,
+  '2026-11-27-010-reminders': remindersMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

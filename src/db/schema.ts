@@ -197,6 +197,16 @@ export interface RoleGrantsTable {
 
 export type GrantState = 'adding' | 'granted' | 'removing';
 
+/** One turf reminder's post of one turf day (`src/features/reminders/runs.ts`). */
+export interface ReminderRunsTable {
+  readonly subscription_id: string;
+  readonly guild_id: string;
+  readonly day: number;
+  /** `queued`: the reminder is in the outbox; `missed`: the day ended before it could be. */
+  readonly status: 'queued' | 'missed';
+  readonly at: number;
+}
+
 export interface Tables {
   subscriptions: SubscriptionsTable;
   cursors: CursorsTable;
@@ -220,4 +230,5 @@ export interface Tables {
   role_rules: RoleRulesTable;
   role_grants: RoleGrantsTable;
   clan_rosters: ClanRostersTable;
+  reminder_runs: ReminderRunsTable;
 }

@@ -1,9 +1,15 @@
-import { PermissionFlagsBits, type ChatInputCommandInteraction, type GuildBasedChannel } from 'discord.js';
+import {
+  PermissionFlagsBits,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type GuildBasedChannel,
+} from 'discord.js';
 import { UserError } from '../core/user-error.ts';
 import type { Translator } from '../i18n/index.ts';
 
 /**
- * What the member who runs `/subscribe`, `/track add` or `/alert add` must be able to do in the channel
+ * What the member who runs `/subscribe`, `/track add`, `/alert add` or `/remind turf` (or a button that
+ * runs it again) must be able to do in the channel
  * they point the bot at, in the order they are checked and named: the bot posts there in their name, so it
  * posts nowhere they could not post themselves.
  */
@@ -26,7 +32,7 @@ export interface PingRole {
  */
 export function checkCallerRights(
   t: Translator,
-  interaction: ChatInputCommandInteraction,
+  interaction: ChatInputCommandInteraction | ButtonInteraction,
   channel: GuildBasedChannel,
   role?: PingRole,
 ): void {

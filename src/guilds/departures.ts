@@ -33,6 +33,7 @@ export const GUILD_TABLES = {
   announcement_refs: 'subscription',
   deliveries: 'subscription',
   delivery_intents: 'subscription',
+  reminder_runs: 'subscription',
   subscriptions: 'guild',
   kpd_keys: 'guild',
   kpd_feed_state: 'guild',

@@ -10,11 +10,22 @@ const EVENTS_PER_MINUTE = 6;
 export const ALERT_TARGET_MS = 2 * 60_000;
 
 /**
+ * The reads of the daily digest and of the turf reminders (`src/features/turf-digest`,
+ * `src/features/reminders`): one budget the two share, counted in the shared limits, which
+ * `followCapacity` subtracts from what the players feed, the price alerts and the clan logs plan.
+ */
+export const TURF_CLAN_READS = { limit: 6, windowMs: 60_000 } as const;
+const TURF_CLAN_READS_PER_MINUTE = (TURF_CLAN_READS.limit * 60_000) / TURF_CLAN_READS.windowMs;
+
+/**
  * Requests a minute the background can count on (the players feed and the price alerts together): the
  * key's window less the commands' reserve, less what the events feed and the turf poll take at most.
  */
 export function followCapacity(config: Pick<Config, 'game' | 'events'>): number {
-  const feeds = (config.game.apiKey === undefined ? 0 : EVENTS_PER_MINUTE) + 60 / config.events.pollSeconds;
+  const feeds =
+    (config.game.apiKey === undefined ? 0 : EVENTS_PER_MINUTE) +
+    60 / config.events.pollSeconds +
+    TURF_CLAN_READS_PER_MINUTE;
   return backgroundCapacity({ ...KEY_WINDOW, feedsPerMinute: feeds });
 }
 

@@ -164,7 +164,7 @@ describe('turf', () => {
 describe('the registry', () => {
   it('has unique kind names that are valid subcommand names', () => {
     const names = ANNOUNCEMENT_KINDS.map((kind) => kind.name);
-    expect(names).toEqual(['maps', 'turf', 'kpd', 'clan-log', 'track']);
+    expect(names).toEqual(['maps', 'turf', 'kpd', 'clan-log', 'track', 'remind']);
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(name).toMatch(/^[-_a-z0-9]{1,32}$/);
   });

@@ -75,8 +75,8 @@ function describeReply(reply: {
 }
 
 describe('/subscribe', () => {
-  it('has one subcommand per announcement kind but track (made by /track), each the command half of that very kind', () => {
-    const subscribable = ANNOUNCEMENT_KINDS.filter((kind) => kind.name !== 'track');
+  it('has one subcommand per announcement kind but track and remind (made by /track and /remind), each the command half of that very kind', () => {
+    const subscribable = ANNOUNCEMENT_KINDS.filter((kind) => kind.name !== 'track' && kind.name !== 'remind');
     expect(SUBSCRIBE_KINDS).toHaveLength(subscribable.length);
     SUBSCRIBE_KINDS.forEach((entry, index) => expect(entry.kind).toBe(subscribable[index]));
     expect(subscribe.data.options?.map((option) => option.name)).toEqual(

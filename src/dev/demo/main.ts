@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { MessageRecord, PendingInteraction } from '../standin/index.ts';
-import { systemClock } from '../../core/clock.ts';
 import { printMessage, setPrintClock } from './print.ts';
+import { DemoClock, clanSteps } from './clans.ts';
 import { startStack, type OptionValues, type Stack } from './stack.ts';
 
 /**
@@ -45,16 +45,7 @@ const DEMO_CLAN = 'NoScope';
  * The demo's clock, shared by the sandbox and the bot: real time, plus the minutes a game step jumps ahead
  * (the clan log reads a roster every five minutes; the demo does not wait them out).
  */
-const demoClock = {
-  offsetMs: 0,
-  now(): number {
-    return Date.now() + this.offsetMs;
-  },
-  sleep: (ms: number, signal?: AbortSignal) => systemClock.sleep(ms, signal),
-  advance(ms: number): void {
-    this.offsetMs += ms;
-  },
-};
+const demoClock = new DemoClock();
 
 const samples = (stack: Stack) => stack.sandbox.world.samples;
 
@@ -224,6 +215,8 @@ const SCRIPT: readonly Step[] = [
     modal: (s) => s.sandbox.issueToken({ playerName: s.sandbox.world.samples.rankedPlayer }),
   },
   { command: 'link', sub: 'name', options: (s) => ({ player: samples(s).player }) },
+  // Last: they move the clock forward to the end of the UTC turf day.
+  ...clanSteps(demoClock),
 ];
 
 function describeStep(step: CommandStep, options: OptionValues): string {

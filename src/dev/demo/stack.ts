@@ -35,7 +35,7 @@ export interface StackOptions {
   readonly commands?: readonly string[];
   /** Announcement tuning, or `false` to run without the poller. */
   readonly announcements?: AnnouncementOptions | false;
-  /** The bot's clock (the demo moves it, and the sandbox's, ahead); the system clock by default. */
+  /** The bot's and the sandbox's clock (the demo moves it ahead); the system clock by default. */
   readonly clock?: Clock;
 }
 
@@ -59,6 +59,10 @@ export interface Stack {
       readonly guildId?: string | null;
       readonly userId?: string;
       readonly memberPermissions?: bigint;
+      /** Roles of the invoking member (their rights in a channel come from these). */
+      readonly memberRoles?: readonly string[];
+      /** The channel it is run in; default the guild's first. */
+      readonly channelId?: string;
     },
   ): PendingInteraction;
   /** Asks autocomplete for `option` with the text typed so far. */
@@ -93,7 +97,8 @@ export function stackEnvironment(
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const sandbox = await startSandbox(options.sandbox);
+  const clock = options.clock;
+  const sandbox = await startSandbox({ ...(clock ? { now: () => clock.now() } : {}), ...options.sandbox });
   let discord: DiscordStandin | undefined;
   let store: Store | undefined;
   try {
@@ -179,6 +184,8 @@ async function assemble(
         ...(extra.guildId !== undefined ? { guildId: extra.guildId } : {}),
         ...(extra.userId ? { user: { id: extra.userId } } : {}),
         ...(extra.memberPermissions === undefined ? {} : { memberPermissions: extra.memberPermissions }),
+        ...(extra.memberRoles ? { memberRoles: [...extra.memberRoles] } : {}),
+        ...(extra.channelId ? { channelId: extra.channelId } : {}),
       });
     },
     autocomplete(command, subcommand, option, typed, values = {}) {

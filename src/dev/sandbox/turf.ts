@@ -57,7 +57,11 @@ function total(
   return [...sums.values()].sort(byPoints);
 }
 
-/** Turf war standings, computed per day from the seed (so any day can be asked for) and kept once made. */
+/**
+ * Turf war standings, computed per day from the seed (so any day can be asked for) and kept once made.
+ * With a clock, today's standings are those of the day so far (`turf-live.ts`): they grow and change
+ * while the sandbox runs, and are the whole day's once it has ended.
+ */
 export class TurfModel {
   readonly #days = new Map<number, readonly TurfClanDay[]>();
   readonly #earnings = new Map<number, ReadonlyMap<number, number>>();
