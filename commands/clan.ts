@@ -1,13 +1,7 @@
 import { nameOption, pageOption, parsePage } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
-import type {
-  AutocompleteChoice,
-  Command,
-  CommandContext,
-  CommandSpec,
-  ComponentContext,
-} from '../src/discord/command.ts';
+import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { NameNotFoundError } from '../src/render/suggest.ts';
@@ -15,7 +9,7 @@ import { nameSearchOf } from '../src/search/index.ts';
 import { renderClanMembers, renderClanProfile } from '../src/features/clans/render.ts';
 import { pastTimes } from '../src/render/common.ts';
 
-const name = nameOption(true);
+const name = nameOption('clan', true);
 const page = pageOption;
 
 /** The ids of this command's buttons; exported for the renderer tests. */
@@ -116,13 +110,5 @@ export const command: Command<typeof data> = {
     if (id?.action === 'find' && id.args.sub === 'members')
       return showMembers(ctx, clanNameOf(id.args.name), 1);
     throw new UserError('common:errors.unknownComponent');
-  },
-
-  autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const typed = ctx.interaction.options.getFocused();
-    return nameSearchOf(ctx.services).suggest('clan', typed, {
-      user: ctx.interaction.user.id,
-      guild: ctx.interaction.guildId,
-    });
   },
 };

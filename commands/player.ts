@@ -1,17 +1,10 @@
 import { nameOption, pageOption, parsePage, playerOption, wholeNumber } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
-import type {
-  AutocompleteChoice,
-  Command,
-  CommandContext,
-  CommandSpec,
-  ComponentContext,
-} from '../src/discord/command.ts';
+import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
 import type { InventorySort } from '../src/features/players/inventory.ts';
 import { inventoryMarketData } from './market.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
-import { nameSearchOf } from '../src/search/index.ts';
 import { suggestPlayersOnNotFound } from '../src/search/not-found.ts';
 import { UserError } from '../src/core/user-error.ts';
 import type { PlayerProfile } from '../src/api/schemas/index.ts';
@@ -37,7 +30,7 @@ import {
 } from '../src/features/players/render.ts';
 
 // Optional: it defaults to the user's linked account.
-const name = nameOption(false, 64);
+const name = nameOption('player', false, 64);
 const page = pageOption;
 
 /** The ids of this command's menu and page buttons; exported for the renderer tests. */
@@ -310,14 +303,6 @@ export const command: Command<typeof data> = {
       case 'resort':
         return showInventory(ctx, id.args.name, id.args.sort === 'count' ? 'count' : 'value', 1);
     }
-  },
-
-  autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const typed = ctx.interaction.options.getFocused();
-    return nameSearchOf(ctx.services).suggest('player', typed, {
-      user: ctx.interaction.user.id,
-      guild: ctx.interaction.guildId,
-    });
   },
 };
 

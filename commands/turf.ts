@@ -1,20 +1,11 @@
 import { nameOption } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
-import type {
-  AutocompleteChoice,
-  Command,
-  CommandContext,
-  CommandSpec,
-  Loader,
-} from '../src/discord/command.ts';
+import type { Command, CommandContext, CommandSpec, Loader } from '../src/discord/command.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { text } from '../src/render/common.ts';
 import { renderTurfClan, renderTurfPlayer, renderTurfStatus } from '../src/features/turf/render.ts';
-import { nameSearchOf } from '../src/search/index.ts';
-
-const name = nameOption(false, 64);
 
 /**
  * Runs tier calls one after another until the interaction is deferred, then the rest together: two
@@ -90,8 +81,12 @@ const data = {
   name: 'turf',
   options: [
     { type: ApplicationCommandOptionType.Subcommand, name: 'status' },
-    { type: ApplicationCommandOptionType.Subcommand, name: 'clan', options: [{ ...name, required: true }] },
-    { type: ApplicationCommandOptionType.Subcommand, name: 'player', options: [name] },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'clan', options: [nameOption('clan', true, 64)] },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'player',
+      options: [nameOption('player', false, 64)],
+    },
   ],
 } as const satisfies CommandSpec;
 
@@ -113,14 +108,5 @@ export const command: Command<typeof data> = {
       default:
         throw new UserError('common:errors.unknownCommand');
     }
-  },
-
-  autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const query = ctx.interaction.options.getFocused();
-    const kind = ctx.interaction.options.getSubcommand(false) === 'clan' ? 'clan' : 'player';
-    return nameSearchOf(ctx.services).suggest(kind, query, {
-      user: ctx.interaction.user.id,
-      guild: ctx.interaction.guildId,
-    });
   },
 };

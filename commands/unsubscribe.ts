@@ -1,4 +1,4 @@
-import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
+import type { AutocompleteChoice, Command, CommandSpec, CompletionContext } from '../src/discord/command.ts';
 import { UserError } from '../src/core/user-error.ts';
 import {
   MANAGE_COMMAND_SCOPE,
@@ -15,8 +15,16 @@ import { idOption } from '../src/discord/options.ts';
 const data = {
   name: 'unsubscribe',
   ...MANAGE_COMMAND_SCOPE,
-  options: [idOption],
+  options: [idOption(completeSubscriptions)],
 } as const satisfies CommandSpec;
+
+/** The server's subscriptions whose id, kind or channel matches what was typed. */
+async function completeSubscriptions(ctx: CompletionContext): Promise<AutocompleteChoice[]> {
+  const guildId = ctx.interaction.guildId;
+  if (guildId === null) return [];
+  const subscriptions = await new SubscriptionRepository(ctx.services.db).forGuild(guildId);
+  return subscriptionChoices(ctx.t, ctx.interaction, subscriptions, ctx.typed);
+}
 
 export const command: Command<typeof data> = {
   data,
@@ -33,12 +41,5 @@ export const command: Command<typeof data> = {
     await new RefRepository(services.db).deleteAll(subscription.id);
     services.log.info({ guild: guild.id, subscription: subscription.id }, 'unsubscribed');
     await ctx.send(renderUnsubscribed(ctx.t, subscriptionView(ctx.t, subscription)));
-  },
-
-  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const guildId = ctx.interaction.guildId;
-    if (guildId === null) return [];
-    const subscriptions = await new SubscriptionRepository(ctx.services.db).forGuild(guildId);
-    return subscriptionChoices(ctx.t, ctx.interaction, subscriptions, ctx.interaction.options.getFocused());
   },
 };

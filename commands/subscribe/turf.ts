@@ -15,7 +15,7 @@ export const subscribeTurf = defineSubscribeKind({
       name: 'clan',
       min_length: 1,
       max_length: 64,
-      autocomplete: true,
+      autocomplete: 'clan',
     },
   ],
 
