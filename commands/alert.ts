@@ -22,7 +22,11 @@ import type { CommandContext, ComponentContext } from '../src/discord/command.ts
 import { checkCallerRights } from '../src/discord/caller-rights.ts';
 import { unknownName } from '../src/render/names.ts';
 import { text } from '../src/render/common.ts';
-import { ANNOUNCEMENT_CHANNEL_TYPES, announcementChannel, checkBotPermissions } from './subscribe/manage.ts';
+import {
+  ANNOUNCEMENT_CHANNEL_TYPES,
+  announcementChannel,
+  checkBotPermissions,
+} from '../src/announcements/manage.ts';
 
 const MAX_PRICE = 1_000_000_000;
 

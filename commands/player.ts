@@ -3,7 +3,7 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
 import type { InventorySort } from '../src/features/players/inventory.ts';
-import { inventoryMarketData } from './market.ts';
+import { inventoryMarketData } from '../src/features/market/inventory.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
 import { suggestPlayersOnNotFound } from '../src/search/not-found.ts';
 import { UserError } from '../src/core/user-error.ts';
@@ -18,7 +18,8 @@ import {
 } from '../src/players/stats.ts';
 import { changeFields, renderCompare, renderHistory } from '../src/features/history/render.ts';
 import { pastTimes } from '../src/render/common.ts';
-import { matchIds, officialMapNames } from './match.ts';
+import { officialMapNames } from '../src/features/maps/official.ts';
+import { OPEN_MATCH_BUTTON } from '../src/features/players/matches.ts';
 import {
   isProfileSection,
   renderInventory,
@@ -47,6 +48,9 @@ export const ids = defineComponents('player', {
   find: ['sub', 'name'],
 });
 
+/** The match buttons of `/player matches`: `/match` answers them. */
+const matchButtons = defineComponents(OPEN_MATCH_BUTTON.command, OPEN_MATCH_BUTTON.actions);
+
 export const playerIds = {
   section: (playerName: string, now: number) =>
     ids.encode.section({ name: playerName }, now + COMPONENT_LIFETIME_MS),
@@ -58,6 +62,8 @@ export const playerIds = {
     ids.pager(now, (p, at) => ids.encode.posts({ name: playerName, page: p }, at)),
   inventory: (playerName: string, sort: InventorySort, now: number) =>
     ids.pager(now, (p, at) => ids.encode.inventory({ name: playerName, sort, page: p }, at)),
+  openMatch: (matchId: string, now: number) =>
+    matchButtons.encode.open({ id: matchId }, now + COMPONENT_LIFETIME_MS),
 };
 
 async function showInventory(
@@ -172,7 +178,7 @@ async function showMatches(
     ctx,
     data.matches.some((m) => m.map !== undefined),
   );
-  const openMatch = (matchId: string) => matchIds.open(matchId, ctx.now);
+  const openMatch = (matchId: string) => playerIds.openMatch(matchId, ctx.now);
   const past = pastTimes(ctx.now, ctx.services.log);
   await ctx.send(
     renderMatches(ctx.t, { name: playerName, data, page: pageNo, season, pager, past, mapNames, openMatch }),

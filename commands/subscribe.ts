@@ -11,12 +11,11 @@ import {
   checkBotPermissions,
   newSubscription,
   requireManager,
-  subscriptionView,
-} from './subscribe/manage.ts';
+} from '../src/announcements/manage.ts';
 import type { Subscription } from '../src/announcements/model.ts';
 import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscribed } from '../src/announcements/render-subscriptions.ts';
-import { SUBSCRIBE_KINDS, subscribeKindNamed } from './subscribe/kinds.ts';
+import { SUBSCRIBE_KINDS, subscribeKindNamed, subscriptionView } from './subscribe/kinds.ts';
 import { readOptionArgs } from '../src/discord/args.ts';
 
 const channel = {

@@ -20,7 +20,7 @@ import {
   checkBotPermissions,
   newSubscription,
   requireManager,
-} from './subscribe/manage.ts';
+} from '../src/announcements/manage.ts';
 
 /**
  * Tracked subscriptions take places of their own, after the 25 of `/subscribe`: a server's tracked players

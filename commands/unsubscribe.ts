@@ -1,11 +1,7 @@
 import type { AutocompleteChoice, Command, CommandSpec, CompletionContext } from '../src/discord/command.ts';
 import { UserError } from '../src/core/user-error.ts';
-import {
-  MANAGE_COMMAND_SCOPE,
-  requireManager,
-  subscriptionChoices,
-  subscriptionView,
-} from './subscribe/manage.ts';
+import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionChoices } from '../src/announcements/manage.ts';
+import { subscriptionView } from './subscribe/kinds.ts';
 import { RefRepository, SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { text } from '../src/render/common.ts';
 import { renderUnsubscribed } from '../src/announcements/render-subscriptions.ts';
