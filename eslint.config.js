@@ -58,6 +58,23 @@ const KEYV = { group: ['keyv', '@keyv/*'], message: 'Only src/store touches Keyv
 const restrict = (/** @type {object[]} */ ...patterns) => ['error', { patterns }];
 
 /**
+ * Commands do not import each other: a command file reads its options and calls its feature, and what two
+ * commands share lives in a feature wing or a shared layer (the announcement channel checks in
+ * `src/announcements/manage.ts`, the official map names in `src/features/maps`). `commands/subscribe/` holds
+ * the command halves of the announcement kinds: they may import each other but no command, and the other
+ * commands read only its list of kinds (`kinds.ts`, to describe a subscription).
+ */
+const COMMAND_IMPORTS = {
+  regex: String.raw`^\./(?!subscribe/kinds\.ts$)`,
+  message:
+    'A command imports no other command: move what they share into src/features/<name> or a shared layer.',
+};
+const KIND_HALF_IMPORTS = {
+  regex: String.raw`^\.\./[^/]+$`,
+  message: 'A command half of a kind imports no command: move what they share into a shared layer.',
+};
+
+/**
  * Functions read top to bottom in one screen: at most 80 lines. The exempt files are tables and drawings
  * that read as a list (SVG builders, the stand-in's validators, route tables), named here one by one.
  */
@@ -110,6 +127,14 @@ export default tseslint.config(
       'boundaries/no-unknown-files': 'error',
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
     },
+  },
+  {
+    files: ['commands/*.ts'],
+    rules: { 'no-restricted-imports': restrict(KEYV, COMMAND_IMPORTS) },
+  },
+  {
+    files: ['commands/subscribe/**'],
+    rules: { 'no-restricted-imports': restrict(KEYV, KIND_HALF_IMPORTS) },
   },
   {
     files: ['src/store/**'],

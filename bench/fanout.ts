@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config/index.ts';
 import { createDiscordClient } from '../src/discord/client.ts';
 import type { Services } from '../src/services.ts';
 import { InteractionRouter } from '../src/discord/interactions.ts';
+import { NAME_COMPLETERS } from '../src/search/completers.ts';
 import { localizeCommand } from '../src/discord/localize.ts';
 import { NameIndex } from '../src/names/index.ts';
 import { discordTarget, startAnnouncements } from '../src/announcements/index.ts';
@@ -81,7 +82,7 @@ export async function benchFanout(): Promise<Record<string, number | string>> {
       translations,
     ),
   }));
-  const router = new InteractionRouter(commands, services);
+  const router = new InteractionRouter(commands, services, { completers: NAME_COMPLETERS });
   const client = createDiscordClient({ apiUrl: discord.restUrl });
   client.on(Events.InteractionCreate, router.handle);
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));

@@ -4,7 +4,7 @@ import {
   InteractionContextType,
   PermissionFlagsBits,
 } from 'discord.js';
-import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
+import type { AutocompleteChoice, Command, CommandSpec, CompletionContext } from '../src/discord/command.ts';
 import { idOption, skinOption } from '../src/discord/options.ts';
 import { NotFoundError } from '../src/api/errors.ts';
 import { UserError } from '../src/core/user-error.ts';
@@ -22,8 +22,11 @@ import type { CommandContext, ComponentContext } from '../src/discord/command.ts
 import { checkCallerRights } from '../src/discord/caller-rights.ts';
 import { unknownName } from '../src/render/names.ts';
 import { text } from '../src/render/common.ts';
-import { ANNOUNCEMENT_CHANNEL_TYPES, announcementChannel, checkBotPermissions } from './subscribe/manage.ts';
-import { skinChoices } from './market.ts';
+import {
+  ANNOUNCEMENT_CHANNEL_TYPES,
+  announcementChannel,
+  checkBotPermissions,
+} from '../src/announcements/manage.ts';
 
 const MAX_PRICE = 1_000_000_000;
 
@@ -65,7 +68,7 @@ const data = {
     {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'remove',
-      options: [idOption],
+      options: [idOption(completeAlerts)],
     },
   ],
 } as const satisfies CommandSpec;
@@ -186,31 +189,29 @@ export const command: Command<typeof data> = {
     const page = Number(id.args.page);
     return showServer(ctx, guildId, Number.isSafeInteger(page) && page >= 1 ? page : 1);
   },
-
-  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const focused = ctx.interaction.options.getFocused(true);
-    if (focused.name === 'skin') return skinChoices(ctx.t, ctx.services.names, focused.value);
-    if (focused.name !== 'id') return [];
-    const query = focused.value.trim().toLowerCase();
-    const repository = new AlertRepository(ctx.services.db);
-    const guildId = ctx.interaction.guildId;
-    const manager =
-      guildId !== null && ctx.interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
-    // A manager may remove any alert made in the server (a bounded read: the server's 50 and its members').
-    const mine = await repository.forUser(ctx.interaction.user.id);
-    const server = manager ? await repository.madeIn(guildId, { offset: 0, limit: AUTOCOMPLETE_SCAN }) : [];
-    const candidates = [...mine, ...server.filter((alert) => alert.userId !== ctx.interaction.user.id)];
-    return candidates
-      .map((alert) => ({
-        name: `${alert.id} · ${alert.skinName} · ${alert.direction} ${alert.threshold}`.slice(0, 100),
-        value: alert.id,
-      }))
-      .filter((choice) => query === '' || choice.name.toLowerCase().includes(query))
-      .slice(0, 25);
-  },
 };
 
 const AUTOCOMPLETE_SCAN = 500;
+
+/** The alerts the user may remove (`/alert remove id`) whose id, skin or threshold matches what was typed. */
+async function completeAlerts(ctx: CompletionContext): Promise<AutocompleteChoice[]> {
+  const query = ctx.typed.trim().toLowerCase();
+  const repository = new AlertRepository(ctx.services.db);
+  const guildId = ctx.interaction.guildId;
+  const manager =
+    guildId !== null && ctx.interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
+  // A manager may remove any alert made in the server (a bounded read: the server's 50 and its members').
+  const mine = await repository.forUser(ctx.interaction.user.id);
+  const server = manager ? await repository.madeIn(guildId, { offset: 0, limit: AUTOCOMPLETE_SCAN }) : [];
+  const candidates = [...mine, ...server.filter((alert) => alert.userId !== ctx.interaction.user.id)];
+  return candidates
+    .map((alert) => ({
+      name: `${alert.id} · ${alert.skinName} · ${alert.direction} ${alert.threshold}`.slice(0, 100),
+      value: alert.id,
+    }))
+    .filter((choice) => query === '' || choice.name.toLowerCase().includes(query))
+    .slice(0, 25);
+}
 
 /** Every alert made in the server, a page at a time, with its owner: managers only. */
 async function showServer(ctx: CommandContext | ComponentContext, guildId: string, page: number) {

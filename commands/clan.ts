@@ -1,8 +1,7 @@
 import { nameOption, pageOption, parsePage } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
-import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
+import type { Command, CommandSpec } from '../src/discord/command.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { nameSearchOf } from '../src/search/index.ts';
 import { clanPageButtons, clanPageIds } from '../src/features/clans/page/ids.ts';
 import { clanComponent } from '../src/features/clans/page/interactions.ts';
 import {
@@ -20,7 +19,7 @@ import {
 
 export { clanNameOf } from '../src/features/clans/page/show.ts';
 
-const name = nameOption(true);
+const name = nameOption('clan', true);
 const page = pageOption;
 
 /** The ids of this command's buttons; exported for the renderer tests. */
@@ -80,12 +79,4 @@ export const command: Command<typeof data> = {
   },
 
   component: clanComponent,
-
-  autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const typed = ctx.interaction.options.getFocused();
-    return nameSearchOf(ctx.services).suggest('clan', typed, {
-      user: ctx.interaction.user.id,
-      guild: ctx.interaction.guildId,
-    });
-  },
 };

@@ -1,5 +1,5 @@
 import { ApplicationCommandOptionType } from 'discord.js';
-import { officialMapNames } from './match.ts';
+import { officialMapNames } from '../src/features/maps/official.ts';
 import { BadRequestError } from '../src/api/errors.ts';
 import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { defineComponents } from '../src/discord/component-id.ts';

@@ -1,6 +1,6 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
-import type { AutocompleteChoice, Command, CommandContext, CommandSpec } from '../src/discord/command.ts';
+import type { Command, CommandContext, CommandSpec } from '../src/discord/command.ts';
 import { playerOption } from '../src/discord/options.ts';
 import type { SubArgs } from '../src/discord/args.ts';
 import { accountLinks } from '../src/players/accounts.ts';
@@ -19,7 +19,6 @@ import {
 } from '../src/features/links/render.ts';
 import { statsOf } from '../src/players/stats.ts';
 import { syncAfterLinkChange } from '../src/features/roles/follow-account.ts';
-import { nameSearchOf } from '../src/search/index.ts';
 
 /**
  * `/link name` hands out a one-time code to post on the game profile; `/link verify` looks for it in
@@ -159,12 +158,5 @@ export const command: Command<typeof data> = {
       default:
         throw new UserError('common:errors.unknownCommand');
     }
-  },
-
-  autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    return nameSearchOf(ctx.services).suggest('player', ctx.interaction.options.getFocused(), {
-      user: ctx.interaction.user.id,
-      guild: ctx.interaction.guildId,
-    });
   },
 };

@@ -1,13 +1,7 @@
 import { nameOption, pageOption, parsePage, playerOption } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
-import type {
-  AutocompleteChoice,
-  Command,
-  CommandContext,
-  CommandSpec,
-  ComponentContext,
-} from '../src/discord/command.ts';
+import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents, type ComponentId } from '../src/discord/component-id.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
@@ -24,9 +18,8 @@ import {
   type BoardType,
 } from '../src/features/maps/render.ts';
 import type { MapInfo } from '../src/api/schemas/index.ts';
-import { nameSearchOf } from '../src/search/index.ts';
 
-const name = nameOption(true);
+const name = nameOption('map', true);
 const player = playerOption;
 const type = {
   type: ApplicationCommandOptionType.String,
@@ -239,16 +232,5 @@ export const command: Command<typeof data> = {
     const parsed = parseBoardArgs(ctx.id);
     if (!parsed) throw new UserError('common:errors.unknownComponent');
     return showLeaderboard(ctx, parsed.name, parsed);
-  },
-
-  autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const focused = ctx.interaction.options.getFocused(true);
-    const kind = focused.name === 'player' ? 'player' : 'map';
-    return kind === 'player'
-      ? nameSearchOf(ctx.services).suggest('player', focused.value, {
-          user: ctx.interaction.user.id,
-          guild: ctx.interaction.guildId,
-        })
-      : Promise.resolve(ctx.services.names.suggest(kind, focused.value));
   },
 };

@@ -1,17 +1,9 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
-import type {
-  AutocompleteChoice,
-  Command,
-  CommandContext,
-  CommandSpec,
-  ComponentContext,
-} from '../src/discord/command.ts';
+import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { defineComponents, type ComponentId } from '../src/discord/component-id.ts';
 import { parsePage, skinOption, wholeNumber } from '../src/discord/options.ts';
-import type { NameIndex } from '../src/names/index.ts';
 import { UserError } from '../src/core/user-error.ts';
-import type { Translator } from '../src/i18n/index.ts';
 import {
   DEFAULT_DAYS,
   OVERVIEW_SALES,
@@ -19,13 +11,10 @@ import {
   renderMarketSkin,
 } from '../src/features/market/render.ts';
 import type { SalesStatistics } from '../src/api/schemas/index.ts';
-import { truncate } from '../src/render/text.ts';
 import { pastTimes } from '../src/render/common.ts';
-import { unknownName } from '../src/render/names.ts';
 
 const MIN_DAYS = 1;
 const MAX_DAYS = 120;
-const CHOICES = 25;
 
 /** The ids of this command's page buttons; exported for the renderer tests. */
 export const ids = defineComponents('market', { listings: ['skin', 'days', 'page'] });
@@ -71,29 +60,6 @@ async function showSkin(
       past: pastTimes(ctx.now, ctx.services.log),
     }),
   );
-}
-
-/**
- * Autocomplete for the `skin` option: skin names whose value is the index. A typed index that no known
- * skin matches is still offered, so the command works before the skin list has loaded.
- */
-export function skinChoices(
-  t: Translator,
-  names: Pick<NameIndex, 'suggestSkins'>,
-  // Discord sends what was typed so far; typed as a string, but an integer option may come as a number.
-  query: string | number,
-): AutocompleteChoice[] {
-  const trimmed = String(query).trim();
-  const choices: AutocompleteChoice[] = names.suggestSkins(trimmed, CHOICES);
-  if (/^\d{1,15}$/.test(trimmed)) {
-    const index = Number(trimmed);
-    if (!choices.some((choice) => choice.value === index)) {
-      choices.unshift({ name: unknownName(t, 'skin', index), value: index });
-    }
-  }
-  return choices
-    .slice(0, CHOICES)
-    .map((choice) => ({ name: truncate(choice.name, 100), value: choice.value }));
 }
 
 /** The arguments of a `listings` button; anything else is not a button this command made. */
@@ -176,52 +142,4 @@ export const command: Command<typeof data> = {
     const { skinIndex, days, page } = listingsArgs(ctx.id);
     return showSkin(ctx, skinIndex, days, page);
   },
-
-  autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const focused = ctx.interaction.options.getFocused(true);
-    return Promise.resolve(
-      focused.name === 'skin' ? skinChoices(ctx.t, ctx.services.names, focused.value) : [],
-    );
-  },
 };
-
-/** Pages of the skin list read at most to find the rarities of an inventory's skins (100 skins a page). */
-const SKIN_PAGES = 30;
-
-/**
- * What `/player inventory` shows beside each skin: its price from the item prices endpoint (cached six
- * hours) and its rarity from the skin list (pages cached six hours, the same the bot preloads names
- * from), read only until every skin asked about is found. Either failing leaves that column out.
- */
-export async function inventoryMarketData(
-  ctx: CommandContext | ComponentContext,
-  skins: readonly number[],
-): Promise<{ price: (index: number) => number | undefined; rarity: (index: number) => number | undefined }> {
-  let prices: Readonly<Record<number, number | null>> = {};
-  try {
-    prices = await ctx.load('itemPrices', {});
-  } catch (error) {
-    ctx.services.log.warn({ err: error }, 'item prices unavailable for an inventory');
-  }
-  const rarities = new Map<number, number>();
-  const wanted = new Set(skins);
-  if (ctx.services.config.game.apiKey !== undefined) {
-    try {
-      for (let page = 1; page <= SKIN_PAGES && [...wanted].some((i) => !rarities.has(i)); page += 1) {
-        const list = await ctx.load('skins', { page, perPage: 100 });
-        for (const skin of list.skins)
-          if (skin.rarity !== undefined) rarities.set(skin.skin_index, skin.rarity);
-        if (list.skins.length < (list.per_page ?? 100)) break;
-      }
-    } catch (error) {
-      ctx.services.log.warn({ err: error }, 'skin rarities unavailable for an inventory');
-    }
-  }
-  return {
-    price: (index) => {
-      const price = prices[index];
-      return price === null || price === undefined ? undefined : price;
-    },
-    rarity: (index) => rarities.get(index),
-  };
-}

@@ -1,15 +1,16 @@
 import { ApplicationCommandOptionType } from 'discord.js';
-import { ApiError, NotFoundError } from '../src/api/errors.ts';
+import { NotFoundError } from '../src/api/errors.ts';
 import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { pastTimes, text } from '../src/render/common.ts';
-import { renderMatch } from '../src/features/players/matches.ts';
+import { OPEN_MATCH_BUTTON, renderMatch } from '../src/features/players/matches.ts';
+import { officialMapNames } from '../src/features/maps/official.ts';
 
 const MAX_ID_LENGTH = 20;
 
 /** The ids of this command's buttons: `open` shows one match (the match buttons of `/player matches`). */
-export const ids = defineComponents('match', { open: ['id'] });
+export const ids = defineComponents(OPEN_MATCH_BUTTON.command, OPEN_MATCH_BUTTON.actions);
 
 export const matchIds = {
   /** The custom id of a button that opens match `matchId`, or undefined when it does not fit. */
@@ -26,28 +27,6 @@ export function parseMatchId(input: string | null | undefined): string {
     throw new UserError('match:invalidId', { id: text(id, 40), max: MAX_ID_LENGTH });
   }
   return id;
-}
-
-/**
- * The official maps' names by id, from the game's `/maps` list: cached for six hours, so a reply naming
- * any number of maps costs one request now and then. A failure only costs the names (the maps then read
- * "Unknown map 7"): an empty map.
- */
-export async function officialMapNames(
-  ctx: CommandContext | ComponentContext,
-  needed = true,
-): Promise<ReadonlyMap<number, string>> {
-  if (!needed) return new Map();
-  try {
-    const maps = await ctx.load('officialMaps', {});
-    return new Map(maps.map((map) => [map.id, map.name]));
-  } catch (error) {
-    if (error instanceof ApiError) {
-      ctx.services.log.debug({ err: error }, 'official maps unavailable; showing maps by number');
-      return new Map();
-    }
-    throw error;
-  }
 }
 
 async function showMatch(ctx: CommandContext | ComponentContext, matchId: string): Promise<void> {

@@ -1,11 +1,5 @@
 import { ApplicationCommandOptionType, type APIEmbed } from 'discord.js';
-import {
-  ApiError,
-  ForbiddenError,
-  LocalRefusalError,
-  NotFoundError,
-  UnauthorizedError,
-} from '../src/api/errors.ts';
+import { ForbiddenError, LocalRefusalError, NotFoundError, UnauthorizedError } from '../src/api/errors.ts';
 import type { ArgsOf } from '../src/discord/args.ts';
 import type {
   Command,
@@ -23,6 +17,7 @@ import {
 import { parsePage, wholeNumber } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { registerSecret } from '../src/log/index.ts';
+import { officialMapNames } from '../src/features/maps/official.ts';
 import type { ReplyPayload } from '../src/render/payload.ts';
 import { pastTimes, type Row } from '../src/render/common.ts';
 import {
@@ -207,17 +202,6 @@ async function read(ctx: ReadContext, modal: Read, token: string): Promise<ReadR
         paging: paging(ctx, 'matches', pageNo, hasNext, totalPages),
       };
     }
-  }
-}
-
-/** Map ids of match rows are official maps; their names are a cached game-tier list, optional here. */
-async function officialMapNames(ctx: ReadContext): Promise<ReadonlyMap<number, string>> {
-  try {
-    const maps = await ctx.load('officialMaps', {});
-    return new Map(maps.map((map) => [map.id, map.name]));
-  } catch (error) {
-    if (error instanceof ApiError) return new Map();
-    throw error;
   }
 }
 

@@ -1,12 +1,6 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { NotFoundError } from '../src/api/errors.ts';
-import type {
-  AutocompleteChoice,
-  Command,
-  CommandContext,
-  CommandSpec,
-  ComponentContext,
-} from '../src/discord/command.ts';
+import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { defineComponents, type ComponentId } from '../src/discord/component-id.ts';
 import { MAX_PAGE, parsePage } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
@@ -68,7 +62,7 @@ const data = {
           required: true,
           min_length: 1,
           max_length: 100,
-          autocomplete: true,
+          autocomplete: 'mod',
         },
       ],
     },
@@ -98,9 +92,5 @@ export const command: Command<typeof data> = {
 
   async component(ctx) {
     return showList(ctx, pageArg(ctx.id));
-  },
-
-  autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    return Promise.resolve(ctx.services.names.suggest('mod', ctx.interaction.options.getFocused()));
   },
 };

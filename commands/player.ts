@@ -1,17 +1,10 @@
 import { nameOption, pageOption, parsePage, playerOption, wholeNumber } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
-import type {
-  AutocompleteChoice,
-  Command,
-  CommandContext,
-  CommandSpec,
-  ComponentContext,
-} from '../src/discord/command.ts';
+import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
 import type { InventorySort } from '../src/features/players/inventory.ts';
-import { inventoryMarketData } from './market.ts';
+import { inventoryMarketData } from '../src/features/market/inventory.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
-import { nameSearchOf } from '../src/search/index.ts';
 import { suggestPlayersOnNotFound } from '../src/search/not-found.ts';
 import { UserError } from '../src/core/user-error.ts';
 import type { PlayerProfile } from '../src/api/schemas/index.ts';
@@ -25,7 +18,8 @@ import {
 } from '../src/players/stats.ts';
 import { changeFields, renderCompare, renderHistory } from '../src/features/history/render.ts';
 import { pastTimes } from '../src/render/common.ts';
-import { matchIds, officialMapNames } from './match.ts';
+import { officialMapNames } from '../src/features/maps/official.ts';
+import { OPEN_MATCH_BUTTON } from '../src/features/players/matches.ts';
 import {
   isProfileSection,
   renderInventory,
@@ -37,7 +31,7 @@ import {
 } from '../src/features/players/render.ts';
 
 // Optional: it defaults to the user's linked account.
-const name = nameOption(false, 64);
+const name = nameOption('player', false, 64);
 const page = pageOption;
 
 /** The ids of this command's menu and page buttons; exported for the renderer tests. */
@@ -54,6 +48,9 @@ export const ids = defineComponents('player', {
   find: ['sub', 'name'],
 });
 
+/** The match buttons of `/player matches`: `/match` answers them. */
+const matchButtons = defineComponents(OPEN_MATCH_BUTTON.command, OPEN_MATCH_BUTTON.actions);
+
 export const playerIds = {
   section: (playerName: string, now: number) =>
     ids.encode.section({ name: playerName }, now + COMPONENT_LIFETIME_MS),
@@ -65,6 +62,8 @@ export const playerIds = {
     ids.pager(now, (p, at) => ids.encode.posts({ name: playerName, page: p }, at)),
   inventory: (playerName: string, sort: InventorySort, now: number) =>
     ids.pager(now, (p, at) => ids.encode.inventory({ name: playerName, sort, page: p }, at)),
+  openMatch: (matchId: string, now: number) =>
+    matchButtons.encode.open({ id: matchId }, now + COMPONENT_LIFETIME_MS),
 };
 
 async function showInventory(
@@ -179,7 +178,7 @@ async function showMatches(
     ctx,
     data.matches.some((m) => m.map !== undefined),
   );
-  const openMatch = (matchId: string) => matchIds.open(matchId, ctx.now);
+  const openMatch = (matchId: string) => playerIds.openMatch(matchId, ctx.now);
   const past = pastTimes(ctx.now, ctx.services.log);
   await ctx.send(
     renderMatches(ctx.t, { name: playerName, data, page: pageNo, season, pager, past, mapNames, openMatch }),
@@ -310,14 +309,6 @@ export const command: Command<typeof data> = {
       case 'resort':
         return showInventory(ctx, id.args.name, id.args.sort === 'count' ? 'count' : 'value', 1);
     }
-  },
-
-  autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const typed = ctx.interaction.options.getFocused();
-    return nameSearchOf(ctx.services).suggest('player', typed, {
-      user: ctx.interaction.user.id,
-      guild: ctx.interaction.guildId,
-    });
   },
 };
 

@@ -1,12 +1,12 @@
 import { ApplicationCommandOptionType } from 'discord.js';
-import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
+import type { Command, CommandSpec } from '../src/discord/command.ts';
 import { idOption } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { ANNOUNCEMENT_CHANNEL_TYPES, MANAGE_COMMAND_SCOPE } from './subscribe/manage.ts';
+import { ANNOUNCEMENT_CHANNEL_TYPES, MANAGE_COMMAND_SCOPE } from '../src/announcements/manage.ts';
 import { BEFORE_MAX, BEFORE_MIN } from '../src/features/turf/reminders/model.ts';
 import {
   listReminders,
-  reminderChoices,
+  completeReminderId,
   remindIds,
   removeReminder,
   setReminder,
@@ -26,7 +26,7 @@ const data = {
           required: true,
           min_length: 1,
           max_length: 64,
-          autocomplete: true,
+          autocomplete: 'clan',
         },
         {
           type: ApplicationCommandOptionType.Integer,
@@ -44,7 +44,11 @@ const data = {
       ],
     },
     { type: ApplicationCommandOptionType.Subcommand, name: 'list' },
-    { type: ApplicationCommandOptionType.Subcommand, name: 'remove', options: [idOption] },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'remove',
+      options: [idOption(completeReminderId)],
+    },
   ],
 } as const satisfies CommandSpec;
 
@@ -89,10 +93,5 @@ export const command: Command<typeof data> = {
         channelId: channel === '' ? null : channel,
       },
     );
-  },
-
-  autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const focused = ctx.interaction.options.getFocused(true);
-    return reminderChoices(ctx.services, ctx.interaction, focused.name, focused.value);
   },
 };

@@ -14,6 +14,7 @@ import type {
   Command,
   CommandContext,
   CommandSpec,
+  CompletionContext,
   ComponentContext,
 } from '../src/discord/command.ts';
 import { defineComponents } from '../src/discord/component-id.ts';
@@ -39,7 +40,6 @@ import {
 } from '../src/features/roles/rules.ts';
 import { RoleSyncer } from '../src/features/roles/sync.ts';
 import { idOption } from '../src/discord/options.ts';
-import { nameSearchOf } from '../src/search/index.ts';
 
 const role = (name: string, required: boolean) =>
   ({ type: ApplicationCommandOptionType.Role, name, required }) as const;
@@ -68,7 +68,7 @@ const data = {
           name: 'clan',
           min_length: 1,
           max_length: 100,
-          autocomplete: true,
+          autocomplete: 'clan',
         },
         { type: ApplicationCommandOptionType.Integer, name: 'threshold', min_value: 0, max_value: 100_000 },
         {
@@ -82,12 +82,23 @@ const data = {
     {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'remove',
-      options: [idOption],
+      options: [idOption(completeRules)],
     },
     { type: ApplicationCommandOptionType.Subcommand, name: 'preview' },
     { type: ApplicationCommandOptionType.Subcommand, name: 'sync' },
   ],
 } as const satisfies CommandSpec;
+
+/** The server's role rules whose id or kind matches what was typed (`/roles remove id`). */
+async function completeRules(ctx: CompletionContext): Promise<AutocompleteChoice[]> {
+  const guildId = ctx.interaction.guildId;
+  if (guildId === null) return [];
+  const query = ctx.typed.trim().toLowerCase();
+  return (await new RoleRules(ctx.services.db).forGuild(guildId))
+    .map((rule) => ({ name: `${rule.id} · ${rule.kind}`, value: rule.id }))
+    .filter((choice) => query === '' || choice.name.includes(query))
+    .slice(0, 25);
+}
 
 /** A rule naming a dangerous role waits for its author: Confirm saves it, Cancel drops it. */
 export const ids = defineComponents('roles', { confirm: ['key'], cancel: ['key'] });
@@ -264,21 +275,5 @@ export const command: Command<typeof data> = {
     const id = ids.decode(ctx.id);
     if (!id) throw new UserError('common:errors.unknownComponent');
     return settlePending(ctx, id.action, id.args.key);
-  },
-
-  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const focused = ctx.interaction.options.getFocused(true);
-    if (focused.name === 'clan')
-      return nameSearchOf(ctx.services).suggest('clan', focused.value, {
-        user: ctx.interaction.user.id,
-        guild: ctx.interaction.guildId,
-      });
-    const guildId = ctx.interaction.guildId;
-    if (focused.name !== 'id' || guildId === null) return [];
-    const query = focused.value.trim().toLowerCase();
-    return (await new RoleRules(ctx.services.db).forGuild(guildId))
-      .map((rule) => ({ name: `${rule.id} · ${rule.kind}`, value: rule.id }))
-      .filter((choice) => query === '' || choice.name.includes(query))
-      .slice(0, 25);
   },
 };

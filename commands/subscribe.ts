@@ -1,5 +1,5 @@
 import { ApplicationCommandOptionType } from 'discord.js';
-import type { AutocompleteChoice, Command, OptionSpec } from '../src/discord/command.ts';
+import type { Command, OptionSpec } from '../src/discord/command.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { checkCallerRights } from '../src/discord/caller-rights.ts';
 import { subscriptionIdentity } from '../src/announcements/kinds/kind.ts';
@@ -11,14 +11,12 @@ import {
   checkBotPermissions,
   newSubscription,
   requireManager,
-  subscriptionView,
-} from './subscribe/manage.ts';
+} from '../src/announcements/manage.ts';
 import type { Subscription } from '../src/announcements/model.ts';
 import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscribed } from '../src/announcements/render-subscriptions.ts';
-import { SUBSCRIBE_KINDS, subscribeKindNamed } from './subscribe/kinds.ts';
+import { SUBSCRIBE_KINDS, subscribeKindNamed, subscriptionView } from './subscribe/kinds.ts';
 import { readOptionArgs } from '../src/discord/args.ts';
-import { nameSearchOf } from '../src/search/index.ts';
 
 const channel = {
   type: ApplicationCommandOptionType.Channel,
@@ -106,14 +104,5 @@ export const command: Command = {
     await ctx.send(
       renderSubscribed(ctx.t, subscriptionView(ctx.t, subscription), same ? 'updated' : 'created', notes),
     );
-  },
-
-  autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const focused = ctx.interaction.options.getFocused(true);
-    if (focused.name !== 'clan') return Promise.resolve([]);
-    return nameSearchOf(ctx.services).suggest('clan', focused.value, {
-      user: ctx.interaction.user.id,
-      guild: ctx.interaction.guildId,
-    });
   },
 };

@@ -1,6 +1,6 @@
 import type { Command } from '../src/discord/command.ts';
-import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionView } from './subscribe/manage.ts';
-import { SUBSCRIBE_KINDS } from './subscribe/kinds.ts';
+import { MANAGE_COMMAND_SCOPE, requireManager } from '../src/announcements/manage.ts';
+import { SUBSCRIBE_KINDS, subscriptionView } from './subscribe/kinds.ts';
 import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscriptionList } from '../src/announcements/render-subscriptions.ts';
 import { trackKind } from '../src/features/tracking/kind.ts';

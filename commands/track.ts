@@ -1,5 +1,5 @@
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
-import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
+import type { AutocompleteChoice, Command, CommandSpec, CompletionContext } from '../src/discord/command.ts';
 import { checkCallerRights } from '../src/discord/caller-rights.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { subscriptionIdentity } from '../src/announcements/kinds/kind.ts';
@@ -21,8 +21,7 @@ import {
   checkBotPermissions,
   newSubscription,
   requireManager,
-} from './subscribe/manage.ts';
-import { nameSearchOf } from '../src/search/index.ts';
+} from '../src/announcements/manage.ts';
 
 /**
  * Tracked subscriptions take places of their own, after the 25 of `/subscribe`: a server's tracked players
@@ -52,10 +51,25 @@ const data = {
     {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'remove',
-      options: [idOption],
+      options: [idOption(completeTracked)],
     },
   ],
 } as const satisfies CommandSpec;
+
+/** The server's tracked players whose id or name matches what was typed (`/track remove id`). */
+async function completeTracked(ctx: CompletionContext): Promise<AutocompleteChoice[]> {
+  const guildId = ctx.interaction.guildId;
+  if (guildId === null) return [];
+  const query = ctx.typed.trim().toLowerCase();
+  const mine = tracked(await new SubscriptionRepository(ctx.services.db).forGuild(guildId));
+  return mine
+    .map((subscription) => ({
+      name: `${subscription.id} · ${playerNameOf(subscription)}`.slice(0, 100),
+      value: subscription.id,
+    }))
+    .filter((choice) => query === '' || choice.name.toLowerCase().includes(query))
+    .slice(0, 25);
+}
 
 function tracked(subscriptions: readonly Subscription[]): Subscription[] {
   return subscriptions.filter((subscription) => subscription.kind === trackKind.name);
@@ -165,25 +179,5 @@ export const command: Command<typeof data> = {
       default:
         throw new UserError('common:errors.unknownCommand');
     }
-  },
-
-  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const focused = ctx.interaction.options.getFocused(true);
-    if (focused.name === 'player')
-      return nameSearchOf(ctx.services).suggest('player', focused.value, {
-        user: ctx.interaction.user.id,
-        guild: ctx.interaction.guildId,
-      });
-    const guildId = ctx.interaction.guildId;
-    if (focused.name !== 'id' || guildId === null) return [];
-    const query = focused.value.trim().toLowerCase();
-    const mine = tracked(await new SubscriptionRepository(ctx.services.db).forGuild(guildId));
-    return mine
-      .map((subscription) => ({
-        name: `${subscription.id} · ${playerNameOf(subscription)}`.slice(0, 100),
-        value: subscription.id,
-      }))
-      .filter((choice) => query === '' || choice.name.toLowerCase().includes(query))
-      .slice(0, 25);
   },
 };

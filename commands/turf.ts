@@ -4,7 +4,7 @@ import type { Command, CommandSpec } from '../src/discord/command.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { isTurfBoard, TURF_BOARDS } from '../src/features/turf/boards.ts';
-import { turfAutocomplete, turfComponent } from '../src/features/turf/interactions.ts';
+import { completeTurfDay, turfComponent } from '../src/features/turf/interactions.ts';
 import { TURF_MAP_IDS } from '../src/features/turf/maps.ts';
 import {
   dayOption,
@@ -17,15 +17,13 @@ import { showTurfPlayer, showTurfStatus } from '../src/features/turf/standing.ts
 
 export { gather } from '../src/discord/gather.ts';
 
-const name = nameOption(false, 64);
-
 /** A date, `YYYY-MM-DD` (UTC), with the recent days offered as you type. */
 const day = {
   type: ApplicationCommandOptionType.String,
   name: 'day',
   min_length: 10,
   max_length: 10,
-  autocomplete: true,
+  autocomplete: completeTurfDay,
 } as const;
 
 const map = {
@@ -40,7 +38,7 @@ const clan = {
   required: true,
   min_length: 1,
   max_length: 64,
-  autocomplete: true,
+  autocomplete: 'clan',
 } as const;
 
 /** A clan name as given; Discord enforces the length, this catches a name of spaces only. */
@@ -54,8 +52,12 @@ const data = {
   name: 'turf',
   options: [
     { type: ApplicationCommandOptionType.Subcommand, name: 'status' },
-    { type: ApplicationCommandOptionType.Subcommand, name: 'clan', options: [{ ...name, required: true }] },
-    { type: ApplicationCommandOptionType.Subcommand, name: 'player', options: [name] },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'clan', options: [nameOption('clan', true, 64)] },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'player',
+      options: [nameOption('player', false, 64)],
+    },
     {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'leaderboard',
@@ -99,5 +101,4 @@ export const command: Command<typeof data> = {
   },
 
   component: turfComponent,
-  autocomplete: turfAutocomplete,
 };

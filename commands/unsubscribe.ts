@@ -1,11 +1,7 @@
-import type { AutocompleteChoice, Command, CommandSpec } from '../src/discord/command.ts';
+import type { AutocompleteChoice, Command, CommandSpec, CompletionContext } from '../src/discord/command.ts';
 import { UserError } from '../src/core/user-error.ts';
-import {
-  MANAGE_COMMAND_SCOPE,
-  requireManager,
-  subscriptionChoices,
-  subscriptionView,
-} from './subscribe/manage.ts';
+import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionChoices } from '../src/announcements/manage.ts';
+import { subscriptionView } from './subscribe/kinds.ts';
 import { RefRepository, SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { text } from '../src/render/common.ts';
 import { renderUnsubscribed } from '../src/announcements/render-subscriptions.ts';
@@ -15,8 +11,16 @@ import { idOption } from '../src/discord/options.ts';
 const data = {
   name: 'unsubscribe',
   ...MANAGE_COMMAND_SCOPE,
-  options: [idOption],
+  options: [idOption(completeSubscriptions)],
 } as const satisfies CommandSpec;
+
+/** The server's subscriptions whose id, kind or channel matches what was typed. */
+async function completeSubscriptions(ctx: CompletionContext): Promise<AutocompleteChoice[]> {
+  const guildId = ctx.interaction.guildId;
+  if (guildId === null) return [];
+  const subscriptions = await new SubscriptionRepository(ctx.services.db).forGuild(guildId);
+  return subscriptionChoices(ctx.t, ctx.interaction, subscriptions, ctx.typed);
+}
 
 export const command: Command<typeof data> = {
   data,
@@ -33,12 +37,5 @@ export const command: Command<typeof data> = {
     await new RefRepository(services.db).deleteAll(subscription.id);
     services.log.info({ guild: guild.id, subscription: subscription.id }, 'unsubscribed');
     await ctx.send(renderUnsubscribed(ctx.t, subscriptionView(ctx.t, subscription)));
-  },
-
-  async autocomplete(ctx): Promise<AutocompleteChoice[]> {
-    const guildId = ctx.interaction.guildId;
-    if (guildId === null) return [];
-    const subscriptions = await new SubscriptionRepository(ctx.services.db).forGuild(guildId);
-    return subscriptionChoices(ctx.t, ctx.interaction, subscriptions, ctx.interaction.options.getFocused());
   },
 };

@@ -7,6 +7,7 @@ import type { Services } from './services.ts';
 import { createDiscordClient } from './discord/client.ts';
 import { InteractionRouter } from './discord/interactions.ts';
 import { loadCommands } from './discord/loader.ts';
+import { NAME_COMPLETERS } from './search/completers.ts';
 import {
   discordTarget,
   startAnnouncements,
@@ -85,7 +86,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const { translations, names } = services;
   await names.load();
   const commands = await loadCommands(translations, options.commands ? { only: options.commands } : {});
-  const router = new InteractionRouter(commands, services, { metrics });
+  const router = new InteractionRouter(commands, services, { metrics, completers: NAME_COMPLETERS });
 
   const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
   client.on(Events.InteractionCreate, router.handle);

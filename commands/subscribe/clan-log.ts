@@ -27,7 +27,7 @@ export const subscribeClanLog = defineSubscribeKind({
       required: true,
       min_length: 1,
       max_length: 64,
-      autocomplete: true,
+      autocomplete: 'clan',
     },
     {
       type: ApplicationCommandOptionType.String,

@@ -20,7 +20,7 @@ export const subscribeTurf = defineSubscribeKind({
       name: 'clan',
       min_length: 1,
       max_length: 64,
-      autocomplete: true,
+      autocomplete: 'clan',
     },
     { type: ApplicationCommandOptionType.Boolean, name: 'digest' },
     { type: ApplicationCommandOptionType.Boolean, name: 'idle' },

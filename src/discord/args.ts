@@ -91,6 +91,12 @@ export type SubArgs<D extends CommandSpec, S extends string> = Extract<ArgsOf<D>
 
 type OptionReader = Pick<CommandInteractionOptionResolver, 'get' | 'getSubcommand' | 'getSubcommandGroup'>;
 
+/** Which subcommand (of which group) was invoked: what a command and an autocomplete interaction share. */
+export interface SubcommandReader {
+  getSubcommand(required: false): string | null;
+  getSubcommandGroup(required: false): string | null;
+}
+
 const T = ApplicationCommandOptionType;
 
 function valueOf(option: CommandInteractionOption, spec: OptionSpec): unknown {
@@ -123,20 +129,32 @@ function valueOf(option: CommandInteractionOption, spec: OptionSpec): unknown {
  * deployed definition is stale: that throws, as discord.js's own getters do.
  */
 export function readArgs<D extends CommandSpec>(options: OptionReader, data: D): ArgsOf<D> {
+  const { group, subcommand, specs } = invokedOptions(options, data);
   const args: Record<string, unknown> = {};
+  if (group !== null) args['group'] = group;
+  if (subcommand !== null) args['subcommand'] = subcommand;
+  Object.assign(args, readOptionArgs(options, specs));
+  return args as ArgsOf<D>;
+}
+
+/**
+ * The invoked group and subcommand, and the definitions of their options (the command's own when it has
+ * no subcommands): what `readArgs` reads and what the router completes an option from.
+ */
+export function invokedOptions(
+  options: SubcommandReader,
+  data: CommandSpec,
+): { group: string | null; subcommand: string | null; specs: readonly OptionSpec[] } {
   let specs: readonly OptionSpec[] = data.options ?? [];
   const group = options.getSubcommandGroup(false);
   if (group !== null) {
-    args['group'] = group;
     specs = specs.find((s) => s.type === T.SubcommandGroup && s.name === group)?.options ?? [];
   }
   const subcommand = options.getSubcommand(false);
   if (subcommand !== null) {
-    args['subcommand'] = subcommand;
     specs = specs.find((s) => s.type === T.Subcommand && s.name === subcommand)?.options ?? [];
   }
-  Object.assign(args, readOptionArgs(options, specs));
-  return args as ArgsOf<D>;
+  return { group, subcommand, specs };
 }
 
 /** The values of these options (of the invoked subcommand), as {@link OptionArgs} types them. */

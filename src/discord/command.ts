@@ -1,6 +1,5 @@
 import type {
   RESTPostAPIChatInputApplicationCommandsJSONBody,
-  AutocompleteInteraction,
   ButtonInteraction,
   ChatInputCommandInteraction,
   ModalSubmitInteraction,
@@ -57,19 +56,11 @@ export interface ModalContext extends BaseContext, Loader {
   readonly id: ComponentId;
 }
 
-export interface AutocompleteContext extends BaseContext {
-  readonly interaction: AutocompleteInteraction;
-}
-
-export interface AutocompleteChoice {
-  readonly name: string;
-  readonly value: string | number;
-}
-
 /**
  * One top-level slash command: its definition and its handlers (a module in `commands/`). Written
  * `Command<typeof data>` with `data` declared `as const satisfies CommandSpec`, `execute` gets its
- * options typed from the definition.
+ * options typed from the definition. Autocomplete is no handler: each option declares its completion
+ * (`spec.ts`, `completion.ts`) and the router dispatches it.
  */
 export interface Command<D extends CommandSpec = CommandSpec> {
   /** Canonical (en-US) names and the shape; words come from `locales/<locale>/<namespace>.json`. */
@@ -77,7 +68,6 @@ export interface Command<D extends CommandSpec = CommandSpec> {
   /** The i18n namespace (the file name in `locales/<locale>/`); defaults to the command name. */
   readonly namespace?: string;
   execute(context: CommandContext<ArgsOf<D>>): Promise<void>;
-  autocomplete?(context: AutocompleteContext): Promise<readonly AutocompleteChoice[]>;
   /** Buttons and select menus whose custom id starts with this command's name. */
   component?(context: ComponentContext): Promise<void>;
   modal?(context: ModalContext): Promise<void>;
@@ -88,4 +78,11 @@ export interface LoadedCommand extends Command {
   readonly json: RESTPostAPIChatInputApplicationCommandsJSONBody;
 }
 
-export type { CommandSpec, OptionSpec } from './spec.ts';
+export type {
+  AutocompleteChoice,
+  CommandSpec,
+  Completer,
+  CompletionContext,
+  CompletionKind,
+  OptionSpec,
+} from './spec.ts';

@@ -9,7 +9,8 @@ import type { ReplyPayload } from '../render/payload.ts';
 import { truncate } from '../render/text.ts';
 import { isStoreError } from '../store/index.ts';
 import type { CommandKind, CommandOutcome, CommandRecorder } from '../metrics/recorders.ts';
-import type { Command, Loader } from './command.ts';
+import type { AutocompleteChoice, Command, CompletionContext, Loader } from './command.ts';
+import { completerOf, focusedCompletion, type Completers } from './completion.ts';
 import type { Services } from '../services.ts';
 import { readArgs } from './args.ts';
 import { decodeComponentId } from './component-id.ts';
@@ -17,6 +18,8 @@ import { Responder, type AnswerableInteraction } from './responder.ts';
 import { UserError } from '../core/user-error.ts';
 
 export interface RouterOptions {
+  /** The completer of each kind of name an option may declare (`autocomplete: 'player'`). */
+  readonly completers: Partial<Completers>;
   /**
    * An interaction still unanswered after this long is deferred, whatever its handler waits for (Discord
    * gives 3 s for the first response); autocomplete answers no choices then. Default 1500.
@@ -44,15 +47,17 @@ export class InteractionRouter {
   readonly #peekTimeoutMs: number;
   readonly #sleep: Clock['sleep'];
   readonly #metrics: CommandRecorder | undefined;
+  readonly #completers: Partial<Completers>;
   #closing = false;
 
-  constructor(commands: readonly Command[], services: Services, options: RouterOptions = {}) {
+  constructor(commands: readonly Command[], services: Services, options: RouterOptions) {
     this.#commands = new Map(commands.map((command) => [command.data.name, command]));
     this.#services = services;
     this.#deferAfterMs = options.deferAfterMs ?? 1_500;
     this.#peekTimeoutMs = options.peekTimeoutMs ?? 500;
     this.#sleep = options.sleep ?? unrefSleep;
     this.#metrics = options.metrics;
+    this.#completers = options.completers;
   }
 
   /** `work`, or {@link TIMED_OUT} once `ms` have passed first (`work` then goes on unheard). */
@@ -96,8 +101,8 @@ export class InteractionRouter {
       const command = this.#commands.get(interaction.commandName);
       let outcome: CommandOutcome = 'ok';
       try {
-        const found = command?.autocomplete
-          ? await this.#within(this.#deferAfterMs, command.autocomplete({ interaction, services, t, now }))
+        const found = command
+          ? await this.#within(this.#deferAfterMs, this.#complete(command, { interaction, services, t, now }))
           : [];
         if (found === TIMED_OUT) {
           log.warn({ command: interaction.commandName }, 'autocomplete too slow');
@@ -184,6 +189,22 @@ export class InteractionRouter {
       watchdog.abort();
       this.#record(handled, kindOf(answerable), outcome, now);
     }
+  }
+
+  /**
+   * The choices of the focused option, from the completer its definition declares: its kind's (one for
+   * every command) or its own. An option that declares none (a stale deployed definition) gets none; a
+   * kind this router holds no completer for is a bug, refused as a failure.
+   */
+  async #complete(
+    command: Command,
+    context: Omit<CompletionContext, 'typed'>,
+  ): Promise<readonly AutocompleteChoice[]> {
+    const focused = focusedCompletion(command.data, context.interaction.options);
+    if (!focused) return [];
+    const completer = completerOf(focused.completion, this.#completers);
+    if (!completer) throw new Error(`no completer for the kind ${String(focused.completion)}`);
+    return completer({ ...context, typed: focused.typed });
   }
 
   #record(command: Command | undefined, kind: CommandKind, outcome: CommandOutcome, started: number): void {

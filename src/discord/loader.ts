@@ -5,11 +5,13 @@ import { z } from 'zod';
 import { isCompiled } from '../core/package-root.ts';
 import type { Translations } from '../i18n/index.ts';
 import type { Command, LoadedCommand } from './command.ts';
+import { completionProblems } from './completion.ts';
 import { localizeCommand } from './localize.ts';
 
 /**
  * Loads every module of `commands/`, refusing one whose export is not a command (a definition with a
- * name and an `execute` function), and fills its localizations from the locale files.
+ * name and an `execute` function) or whose options declare a completion nobody gives, and fills its
+ * localizations from the locale files.
  *
  * The commands are compiled beside the rest: from src/discord/loader.ts (tsx, vitest) this is `commands/`
  * and its `.ts` files; from dist/src/discord/loader.js (`npm run build`) it is `dist/commands/` and its
@@ -23,7 +25,6 @@ const CommandModule = z.object({
     data: z.looseObject({ name: z.string().regex(/^[-_a-z0-9]{1,32}$/), description: z.string().optional() }),
     namespace: z.string().optional(),
     execute: z.custom<Command['execute']>((value) => typeof value === 'function'),
-    autocomplete: z.custom<Command['autocomplete']>((value) => typeof value === 'function').optional(),
     component: z.custom<Command['component']>((value) => typeof value === 'function').optional(),
     modal: z.custom<Command['modal']>((value) => typeof value === 'function').optional(),
   }),
@@ -46,6 +47,8 @@ export async function loadCommands(
       throw new Error(`commands/${file} does not export a valid command: ${z.prettifyError(parsed.error)}`);
     }
     const command = (loaded as { command: Command }).command;
+    const problems = completionProblems(command.data);
+    if (problems.length > 0) throw new Error(`commands/${file}: ${problems.join('; ')}`);
     const namespace = command.namespace ?? command.data.name;
     // Installable to a guild and to a user, usable in DMs, unless the command says otherwise.
     const data = {

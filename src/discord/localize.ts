@@ -36,8 +36,11 @@ function localizeOption(
 ): APIApplicationCommandOption {
   const at = `${parent}.${option.name}`;
   const { options, choices, ...rest } = option;
+  // How an option completes is the bot's business: Discord is told only that it does.
+  const completes = 'autocomplete' in rest;
   return {
     ...rest,
+    ...(completes ? { autocomplete: true } : {}),
     ...words(at, translations),
     ...(options ? { options: options.map((sub) => localizeOption(sub, `${at}.options`, translations)) } : {}),
     ...(choices

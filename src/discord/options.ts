@@ -1,4 +1,5 @@
 import { ApplicationCommandOptionType } from 'discord.js';
+import type { Completer, CompletionKind } from './spec.ts';
 
 /** Option shapes several commands share; Discord enforces the bounds before the bot sees the input. */
 export const MAX_PAGE = 1000;
@@ -28,15 +29,19 @@ export const pageOption = {
   max_value: MAX_PAGE,
 } as const;
 
-/** A name of the game (player, clan, map, mod) with autocomplete; `required` unless it has a default. */
-export function nameOption(required: boolean, maxLength = 100) {
+/** A name of the game (player, clan, map, mod) completed as `kind`; `required` unless it has a default. */
+export function nameOption<const K extends CompletionKind, const R extends boolean>(
+  kind: K,
+  required: R,
+  maxLength = 100,
+) {
   return {
     type: ApplicationCommandOptionType.String,
     name: 'name',
     required,
     min_length: 1,
     max_length: maxLength,
-    autocomplete: true,
+    autocomplete: kind,
   } as const;
 }
 
@@ -47,18 +52,23 @@ export const playerOption = {
   required: true,
   min_length: 1,
   max_length: 64,
-  autocomplete: true,
+  autocomplete: 'player',
 } as const;
 
-/** The id of one of a server's records (a subscription, a tracked player, a role rule), with autocomplete. */
-export const idOption = {
-  type: ApplicationCommandOptionType.String,
-  name: 'id',
-  required: true,
-  min_length: 1,
-  max_length: 32,
-  autocomplete: true,
-} as const;
+/**
+ * The id of one of a server's records (a subscription, a tracked player, a role rule), completed by
+ * `complete` from the records the command keeps.
+ */
+export function idOption(complete: Completer) {
+  return {
+    type: ApplicationCommandOptionType.String,
+    name: 'id',
+    required: true,
+    min_length: 1,
+    max_length: 32,
+    autocomplete: complete,
+  } as const;
+}
 
 /** A skin by its index, with autocomplete by name (the choice's value is the index). */
 export const skinOption = {
@@ -66,5 +76,5 @@ export const skinOption = {
   name: 'skin',
   required: true,
   min_value: 0,
-  autocomplete: true,
+  autocomplete: 'skin',
 } as const;

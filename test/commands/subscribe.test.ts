@@ -8,7 +8,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { command as subscribe } from '../../commands/subscribe.ts';
 import { SUBSCRIBE_KINDS } from '../../commands/subscribe/kinds.ts';
-import { REQUIRED_CHANNEL_PERMISSIONS } from '../../commands/subscribe/manage.ts';
+import { REQUIRED_CHANNEL_PERMISSIONS } from '../../src/announcements/manage.ts';
 import { ANNOUNCEMENT_KINDS } from '../../src/kinds.ts';
 import { checkMessageLimits } from '../../src/render/text.ts';
 import { invoke, startProcess, startWorld, type Process, type World } from '../support/announcements.ts';

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { describe, expect, it, vi } from 'vitest';
 import type { Command } from '../../src/discord/command.ts';
 import type { Services } from '../../src/services.ts';
@@ -25,7 +26,12 @@ function fakeInteraction(kind: 'command' | 'autocomplete' = 'command') {
     guildLocale: null,
     commandName: 'probe',
     ephemeral: false,
-    options: { getSubcommand: () => null, getSubcommandGroup: () => null, get: () => null },
+    options: {
+      getSubcommand: () => null,
+      getSubcommandGroup: () => null,
+      get: () => null,
+      getFocused: () => ({ name: 'name', value: 'Sni' }),
+    },
     isAutocomplete: () => kind === 'autocomplete',
     isChatInputCommand: () => kind === 'command',
     isButton: () => false,
@@ -65,6 +71,7 @@ function setup(
     deferAfterMs: DEFER_AFTER,
     peekTimeoutMs: PEEK,
     sleep: (ms, signal) => clock.sleep(ms, signal),
+    completers: {},
   });
   const run = async (interaction: FakeInteraction) => {
     router.handle(interaction as never);
@@ -173,7 +180,12 @@ describe('load while the cache read hangs or fails', () => {
 
 describe('autocomplete stuck on the store', () => {
   it('answers with no choices before the deadline', async () => {
-    const { clock, run } = setup({ autocomplete: never });
+    const { clock, run } = setup({
+      data: {
+        name: 'probe',
+        options: [{ type: ApplicationCommandOptionType.String, name: 'name', autocomplete: never }],
+      },
+    });
     const interaction = fakeInteraction('autocomplete');
     await run(interaction);
     expect(interaction.respond).not.toHaveBeenCalled();

@@ -101,6 +101,39 @@ describe('folder boundaries', () => {
     }
   });
 
+  it('keeps commands from importing each other: what two share lives in a feature or a shared layer', async () => {
+    const probe = 'commands/probe.ts';
+    const commands = readdirSync(`${root}commands`).filter((name) => name.endsWith('.ts'));
+    expect(commands.length).toBeGreaterThan(10);
+    for (const command of commands) {
+      const messages = await refusals(probe, `import './${command}';\n`);
+      expect(messages, command).toHaveLength(1);
+      expect(messages[0]).toMatch(/^no-restricted-imports: .*imports no other command/);
+    }
+    // Of /subscribe's parts, the other commands read only its list of kinds (to describe a subscription).
+    expect(await refusals(probe, "import './subscribe/kinds.ts';\n")).toEqual([]);
+    expect(await refusals(probe, "import './subscribe/turf.ts';\n")).toHaveLength(1);
+    expect(await refusals(probe, "import '../src/features/maps/official.ts';\n")).toEqual([]);
+    expect(await refusals(probe, "import '../src/announcements/manage.ts';\n")).toEqual([]);
+    expect(await refusals(probe, "import Keyv from 'keyv';\n")).toHaveLength(1);
+
+    const half = 'commands/subscribe/probe.ts';
+    expect(await refusals(half, "import './kind.ts';\n")).toEqual([]);
+    const messages = await refusals(half, "import '../track.ts';\n");
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/^no-restricted-imports: .*imports no command/);
+  });
+
+  it('finds no command importing another in the tree', async () => {
+    const results = await eslint.lintFiles(['commands/**/*.ts']);
+    const refused = results.flatMap((result) =>
+      result.messages
+        .filter((message) => message.ruleId === 'no-restricted-imports')
+        .map((message) => `${relative(root, result.filePath)}: ${message.message}`),
+    );
+    expect(refused).toEqual([]);
+  });
+
   it('leaves Keyv to the store', async () => {
     expect(await refusals('src/api/probe.ts', "import Keyv from 'keyv';\n")).toHaveLength(1);
     expect(await refusals('src/store/probe.ts', "import Keyv from 'keyv';\n")).toEqual([]);

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { describe, expect, it, vi } from 'vitest';
 import { NotFoundError } from '../../src/api/errors.ts';
 import { UserError } from '../../src/core/user-error.ts';
@@ -33,7 +34,12 @@ function fakeInteraction({ kind = 'command', commandName = 'probe', customId = '
     commandName,
     customId,
     ephemeral: false,
-    options: { getSubcommand: () => null, getSubcommandGroup: () => null, get: () => null },
+    options: {
+      getSubcommand: () => null,
+      getSubcommandGroup: () => null,
+      get: () => null,
+      getFocused: () => ({ name: 'name', value: 'Sni' }),
+    },
     isAutocomplete: () => kind === 'autocomplete',
     isChatInputCommand: () => kind === 'command',
     isButton: () => kind === 'button',
@@ -79,9 +85,11 @@ function setup() {
     { data: { name: 'storage' }, execute: () => Promise.reject(new StoreError('the store did not answer')) },
     { data: { name: 'boom' }, execute: () => Promise.reject(new Error('bug')) },
     {
-      data: { name: 'slow' },
+      data: {
+        name: 'slow',
+        options: [{ type: ApplicationCommandOptionType.String, name: 'name', autocomplete: 'player' }],
+      },
       execute: answerAfter(0),
-      autocomplete: () => new Promise(() => undefined),
     },
   ] as unknown as Command[];
   const metrics = createMetrics({ defaultMetrics: false, clock });
@@ -89,6 +97,7 @@ function setup() {
     deferAfterMs: DEFER_AFTER,
     sleep: (ms, signal) => clock.sleep(ms, signal),
     metrics,
+    completers: { player: () => new Promise(() => undefined) },
   });
   const run = async (options: FakeOptions = {}) => {
     router.handle(fakeInteraction(options) as never);

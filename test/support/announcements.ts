@@ -23,6 +23,7 @@ import { createDiscordClient } from '../../src/discord/client.ts';
 import type { Command, LoadedCommand } from '../../src/discord/command.ts';
 import type { Services } from '../../src/services.ts';
 import { InteractionRouter } from '../../src/discord/interactions.ts';
+import { NAME_COMPLETERS } from '../../src/search/completers.ts';
 import { localizeCommand } from '../../src/discord/localize.ts';
 import { NameIndex } from '../../src/names/index.ts';
 import {
@@ -205,7 +206,10 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
   };
   const stopCapture = captureSnapshots(services);
   const client = createDiscordClient({ apiUrl: world.discord.restUrl });
-  const router = options.commands === false ? undefined : new InteractionRouter(loadOwnCommands(), services);
+  const router =
+    options.commands === false
+      ? undefined
+      : new InteractionRouter(loadOwnCommands(), services, { completers: NAME_COMPLETERS });
   if (router) client.on(Events.InteractionCreate, router.handle);
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(world.discord.token);

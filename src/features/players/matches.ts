@@ -19,6 +19,12 @@ import { officialMapName, unknownName } from '../../render/names.ts';
 import { Colors, type ReplyPayload } from '../../render/payload.ts';
 import { DiscordLimits, embedLength, textLength, truncate } from '../../render/text.ts';
 
+/**
+ * The button that opens one match: drawn on `/player matches`, answered by `/match`, whose name its custom
+ * id carries (`match:open:<id>~…`). Both commands build their ids from this one table, so they agree.
+ */
+export const OPEN_MATCH_BUTTON = { command: 'match', actions: { open: ['id'] } } as const;
+
 export type TeamResult = 'win' | 'loss' | 'draw' | 'unknown';
 
 export interface Team {

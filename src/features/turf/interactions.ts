@@ -1,7 +1,7 @@
 import { UserError } from '../../core/user-error.ts';
-import type { AutocompleteChoice, AutocompleteContext, ComponentContext } from '../../discord/command.ts';
+import type { ComponentContext } from '../../discord/command.ts';
+import type { Completer } from '../../discord/spec.ts';
 import { parsePage, wholeNumber } from '../../discord/options.ts';
-import { nameSearchOf } from '../../search/index.ts';
 import { turfDay } from '../../api/turf-days.ts';
 import { isTurfBoard } from './boards.ts';
 import { recentTurfDates, storedTurfDay } from './day.ts';
@@ -51,23 +51,13 @@ export async function turfComponent(ctx: ComponentContext): Promise<void> {
   }
 }
 
-/** Dates for `day` (today first), clan names for `clan` and for `/turf clan`, player names otherwise. */
-export function turfAutocomplete(ctx: AutocompleteContext): Promise<AutocompleteChoice[]> {
-  const focused = ctx.interaction.options.getFocused(true);
-  const typed = focused.value;
-  if (focused.name === 'day') {
-    const today = turfDay(ctx.now);
-    const todayWord = ctx.t.t('turf:boards.today');
-    return Promise.resolve(
-      recentTurfDates(ctx.now, typed, (day, iso) =>
-        [iso, dayLabel(ctx.t, day), ...(day === today ? [todayWord] : [])].join(' · '),
-      ),
-    );
-  }
-  const sub = ctx.interaction.options.getSubcommand(false);
-  const kind = sub === 'clan' || sub === 'payouts' ? 'clan' : 'player';
-  return nameSearchOf(ctx.services).suggest(kind, typed, {
-    user: ctx.interaction.user.id,
-    guild: ctx.interaction.guildId,
-  });
-}
+/** Dates for `day`: today first, then the days before it that match what was typed. */
+export const completeTurfDay: Completer = (ctx) => {
+  const today = turfDay(ctx.now);
+  const todayWord = ctx.t.t('turf:boards.today');
+  return Promise.resolve(
+    recentTurfDates(ctx.now, ctx.typed, (day, iso) =>
+      [iso, dayLabel(ctx.t, day), ...(day === today ? [todayWord] : [])].join(' · '),
+    ),
+  );
+};

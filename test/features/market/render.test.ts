@@ -1,11 +1,9 @@
 import { renderMarketSkin } from '../../support/with-ids.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listingsArgs, skinChoices } from '../../../commands/market.ts';
+import { listingsArgs } from '../../../commands/market.ts';
 import type { MarketSkin } from '../../../src/api/schemas/index.ts';
-import { NameIndex } from '../../../src/names/index.ts';
 import { UserError } from '../../../src/core/user-error.ts';
 import { CHART_FILE, utcDay } from '../../../src/features/market/render.ts';
-import { checkAutocompleteChoices } from '../../../src/render/text.ts';
 
 import { HOSTILE, buttons, expectSafe, fieldsOf, translators, useSandboxApi } from '../../support/render.ts';
 
@@ -160,7 +158,7 @@ describe('market skin', () => {
 /** A market button's id with these arguments. */
 const listingsId = (args: string[]) => ({ command: 'market', action: 'listings', args, expiresAt: 0 });
 
-describe('market buttons and autocomplete', () => {
+describe('market buttons', () => {
   it('reads the listings arguments back and refuses any others', () => {
     expect(listingsArgs(listingsId(['12', '30', '3']))).toEqual({ skinIndex: 12, days: 30, page: 3 });
     for (const args of [
@@ -175,30 +173,5 @@ describe('market buttons and autocomplete', () => {
     ]) {
       expect(() => listingsArgs(listingsId(args))).toThrow(UserError);
     }
-  });
-
-  it('offers skin names with their index as the value, and a typed index the list does not know', () => {
-    const names = new NameIndex();
-    names.seedSkins([
-      { index: 3, name: 'Redline' },
-      { index: 31, name: 'Red Dragon' },
-      { index: 120, name: 'Blue Ice' },
-    ]);
-    expect(skinChoices(en, names, 'red')).toEqual([
-      { name: 'Redline (#3)', value: 3 },
-      { name: 'Red Dragon (#31)', value: 31 },
-    ]);
-    expect(skinChoices(en, names, '3').map((c) => c.value)).toEqual([3, 31]);
-    expect(skinChoices(en, names, 31)).toEqual([{ name: 'Red Dragon (#31)', value: 31 }]);
-    expect(skinChoices(en, names, '999')).toEqual([{ name: 'Unknown skin 999', value: 999 }]);
-    expect(skinChoices(en, new NameIndex(), '')).toEqual([]);
-
-    const many = new NameIndex();
-    many.seedSkins(
-      Array.from({ length: 60 }, (_, i) => ({ index: i, name: `Skin ${'x'.repeat(200)} ${i}` })),
-    );
-    const choices = skinChoices(en, many, 'skin');
-    expect(choices).toHaveLength(25);
-    expect(checkAutocompleteChoices(choices)).toEqual([]);
   });
 });

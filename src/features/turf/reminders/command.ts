@@ -5,18 +5,15 @@ import {
   type Guild,
   type Role,
 } from 'discord.js';
-import {
-  announcementChannel,
-  checkBotPermissions,
-  newSubscription,
-} from '../../../../commands/subscribe/manage.ts';
+import { announcementChannel, checkBotPermissions, newSubscription } from '../../../announcements/manage.ts';
 import { NotFoundError } from '../../../api/errors.ts';
 import { numberOption, stringOption, subscriptionIdentity } from '../../../announcements/kinds/kind.ts';
 import type { Subscription } from '../../../announcements/model.ts';
 import { RefRepository, SubscriptionRepository } from '../../../announcements/repositories.ts';
 import { UserError } from '../../../core/user-error.ts';
 import { checkCallerRights } from '../../../discord/caller-rights.ts';
-import type { AutocompleteChoice, Loader } from '../../../discord/command.ts';
+import type { Loader } from '../../../discord/command.ts';
+import type { Completer } from '../../../discord/spec.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../../../discord/component-id.ts';
 import type { Translator } from '../../../i18n/index.ts';
 import { text } from '../../../render/common.ts';
@@ -187,20 +184,12 @@ export async function removeReminder(ctx: Context, id: string): Promise<void> {
 }
 
 /** Autocomplete: a clan by name, or one of the server's reminders by id or clan. */
-export async function reminderChoices(
-  services: Services,
-  interaction: { readonly guildId: string | null; readonly user: { readonly id: string } },
-  option: string,
-  typed: string,
-): Promise<AutocompleteChoice[]> {
-  if (option === 'clan')
-    return nameSearchOf(services).suggest('clan', typed, {
-      user: interaction.user.id,
-      guild: interaction.guildId,
-    });
-  if (option !== 'id' || interaction.guildId === null) return [];
-  const query = typed.trim().toLowerCase();
-  const mine = reminders(await new SubscriptionRepository(services.db).forGuild(interaction.guildId));
+/** The server's reminders for the `id` option of `/remind remove`. */
+export const completeReminderId: Completer = async (ctx) => {
+  const guildId = ctx.interaction.guildId;
+  if (guildId === null) return [];
+  const query = ctx.typed.trim().toLowerCase();
+  const mine = reminders(await new SubscriptionRepository(ctx.services.db).forGuild(guildId));
   return mine
     .map((s) => {
       const view = viewOf(s);
@@ -208,4 +197,4 @@ export async function reminderChoices(
     })
     .filter((choice) => query === '' || choice.name.toLowerCase().includes(query))
     .slice(0, 25);
-}
+};

@@ -8,16 +8,21 @@ import {
   type Guild,
   type GuildBasedChannel,
 } from 'discord.js';
-import type { AutocompleteChoice } from '../../src/discord/command.ts';
-import { UserError } from '../../src/core/user-error.ts';
-import type { Translator } from '../../src/i18n/index.ts';
-import { kindLabel, type SubscriptionView } from '../../src/announcements/render-subscriptions.ts';
-import type { Subscription } from '../../src/announcements/model.ts';
-import { subscribeKindNamed } from './kinds.ts';
+import { UserError } from '../core/user-error.ts';
+import type { Translator } from '../i18n/index.ts';
+import { kindLabel } from './render-subscriptions.ts';
+import type { Subscription } from './model.ts';
 
 /**
- * What /subscribe, /subscriptions and /unsubscribe share: they exist in servers only, are offered to
- * members with Manage Server by default, and check that permission again when run (a server can change
+ * What the commands that manage announcements share (`/subscribe`, `/subscriptions`, `/unsubscribe`,
+ * `/track`, and the channel checks of `/alert`): the scope of the commands, the check that the member
+ * manages the server, the checks of the channel announcements go to, a new subscription, and the
+ * autocomplete of a subscription id.
+ */
+
+/**
+ * The scope of /subscribe, /subscriptions, /unsubscribe and /track: they exist in servers only, are offered
+ * to members with Manage Server by default, and check that permission again when run (a server can change
  * who sees a command, not who may change its announcements).
  */
 export const MANAGE_COMMAND_SCOPE = {
@@ -93,30 +98,13 @@ export function newSubscription(
   };
 }
 
-/** A subscription as the replies show it; `status`: more lines of its kind (`SubscribeKind.status`). */
-export function subscriptionView(
-  t: Translator,
-  subscription: Subscription,
-  status?: string,
-): SubscriptionView {
-  const details = subscribeKindNamed(subscription.kind)?.describe(t, subscription) ?? '';
-  return {
-    id: subscription.id,
-    kind: subscription.kind,
-    channelId: subscription.channelId,
-    details: [details, status ?? ''].filter((line) => line !== '').join('\n'),
-    createdAt: subscription.createdAt,
-    state: subscription.state,
-  };
-}
-
 /** Autocomplete of a subscription id: the server's subscriptions whose id, kind or channel matches. */
 export function subscriptionChoices(
   t: Translator,
-  interaction: AutocompleteInteraction,
+  interaction: Pick<AutocompleteInteraction, 'guild'>,
   subscriptions: readonly Subscription[],
   typed: string,
-): AutocompleteChoice[] {
+): Array<{ name: string; value: string }> {
   const query = typed.trim().toLowerCase();
   return subscriptions
     .map((subscription) => {
