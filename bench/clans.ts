@@ -5,6 +5,7 @@ import { ANNOUNCEMENT_KINDS } from '../src/kinds.ts';
 import { KindRegistry } from '../src/announcements/kinds/registry.ts';
 import type { Subscription } from '../src/announcements/model.ts';
 import { openRepositories } from '../src/announcements/repositories.ts';
+import { Inbox } from '../src/announcements/inbox.ts';
 import type { SourceRun } from '../src/announcements/sources.ts';
 import type { Clock } from '../src/core/clock.ts';
 import { openDatabase } from '../src/db/index.ts';
@@ -131,11 +132,13 @@ async function scenario(clans: number, tracked: boolean) {
   };
   let boardReads = 0;
   const repos = openRepositories(db, store);
+  const kinds = new KindRegistry(ANNOUNCEMENT_KINDS);
   const source = new ClanLogSource({
+    inbox: new Inbox(repos.inbox, kinds),
     repos,
     clock,
     log: pino({ level: 'silent' }),
-    kinds: new KindRegistry(ANNOUNCEMENT_KINDS),
+    kinds,
     scheduler: new BackgroundScheduler(),
     db,
     demand: demandReader(db),

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { REST } from 'discord.js';
 import { pino } from 'pino';
-import { startAnnouncements } from '../src/announcements/index.ts';
+import { startPipeline } from '../src/worker.ts';
+import { openRecords } from '../src/records.ts';
 import { ANNOUNCEMENT_KINDS } from '../src/kinds.ts';
-import { openRepositories } from '../src/announcements/repositories.ts';
 import type { TierClient } from '../src/api/client.ts';
 import { keyIdOf } from '../src/config/secret-key.ts';
 import { systemClock } from '../src/core/clock.ts';
@@ -88,8 +88,9 @@ export async function benchCycle(): Promise<Figures> {
     config,
     clock: systemClock,
     log: pino({ level: 'silent' }),
+    records: openRecords(db, store, config),
   } as unknown as Services;
-  const repos = openRepositories(db, store);
+  const repos = services.records.announcements;
   const since = Date.now() - 60_000;
   const base = {
     options: {},
@@ -117,7 +118,7 @@ export async function benchCycle(): Promise<Figures> {
     },
   } as unknown as REST;
   const cycles = new Map<string, Array<{ seconds: number; endedAt: number }>>();
-  const announcements = await startAnnouncements({
+  const announcements = await startPipeline({
     discord: { rest, guildLocale: () => undefined, ready: Promise.resolve() },
     services,
     config,

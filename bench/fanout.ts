@@ -18,7 +18,9 @@ import { InteractionRouter } from '../src/discord/interactions.ts';
 import { NAME_COMPLETERS } from '../src/search/completers.ts';
 import { localizeCommand } from '../src/discord/localize.ts';
 import { NameIndex } from '../src/names/index.ts';
-import { discordTarget, startAnnouncements } from '../src/announcements/index.ts';
+import { discordTarget } from '../src/announcements/index.ts';
+import { startPipeline } from '../src/worker.ts';
+import { openRecords } from '../src/records.ts';
 import { openDatabase } from '../src/db/index.ts';
 import { ANNOUNCEMENT_KINDS } from '../src/kinds.ts';
 import { openRepositories } from '../src/announcements/repositories.ts';
@@ -63,6 +65,7 @@ export async function benchFanout(): Promise<Record<string, number | string>> {
     api,
     store,
     db,
+    records: openRecords(db, store, config),
     translations,
     names: new NameIndex(),
     config,
@@ -88,7 +91,7 @@ export async function benchFanout(): Promise<Record<string, number | string>> {
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(discord.token);
   await ready;
-  const announcements = await startAnnouncements({
+  const announcements = await startPipeline({
     discord: discordTarget(client),
     services,
     config,

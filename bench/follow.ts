@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { ANNOUNCEMENT_KINDS, KindRegistry } from '../src/kinds.ts';
 import type { AnnouncementEvent } from '../src/announcements/model.ts';
 import { InboxRepository, openRepositories } from '../src/announcements/repositories.ts';
+import { Inbox } from '../src/announcements/inbox.ts';
 import type { SourceRun } from '../src/announcements/sources.ts';
 import { TierClient } from '../src/api/client.ts';
 import { defaultRetryPolicy } from '../src/api/retry.ts';
@@ -681,12 +682,14 @@ async function runScenario(tracking: boolean): Promise<RunResult> {
   });
   const repos = { ...openRepositories(db, store), inbox };
   const capacity = capacityPerMinute();
+  const kinds = new KindRegistry(ANNOUNCEMENT_KINDS);
   const feed = new PlayersFeed({
     api: client,
+    inbox: new Inbox(inbox, kinds),
     repos,
     clock,
     log,
-    kinds: new KindRegistry(ANNOUNCEMENT_KINDS),
+    kinds,
     scheduler: new BackgroundScheduler(),
     db,
     demand: demandReader(db),

@@ -8,15 +8,10 @@ import { createDiscordClient } from './discord/client.ts';
 import { InteractionRouter } from './discord/interactions.ts';
 import { loadCommands } from './discord/loader.ts';
 import { NAME_COMPLETERS } from './search/completers.ts';
-import {
-  discordTarget,
-  startAnnouncements,
-  type AnnouncementOptions,
-  type Announcements,
-} from './announcements/index.ts';
+import { discordTarget, type AnnouncementOptions, type Announcements } from './announcements/index.ts';
+import { startPipeline } from './worker.ts';
 import type { Database } from './db/index.ts';
 import { GuildDepartures } from './guilds/departures.ts';
-import { GuildMembers } from './players/members.ts';
 import { openStorage } from './storage.ts';
 import { ANNOUNCEMENT_KINDS } from './kinds.ts';
 import { kpdSource } from './features/kpd/feed.ts';
@@ -88,26 +83,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const commands = await loadCommands(translations, options.commands ? { only: options.commands } : {});
   const router = new InteractionRouter(commands, services, { metrics, completers: NAME_COMPLETERS });
 
-  const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
-  client.on(Events.InteractionCreate, router.handle);
-  // Who uses the bot in a server is who its leaderboard ranks (the bot has no member list).
-  const members = new GuildMembers(db);
-  client.on(Events.InteractionCreate, (interaction) => {
-    if (!interaction.inGuild() || !interaction.isChatInputCommand()) return;
-    members
-      .seen(interaction.guildId, interaction.user.id, clock.now())
-      .catch((error: unknown) => log.warn({ err: error }, 'could not note a member'));
-  });
-  client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
-  const departuresSettled = followDepartures(client, db, clock, log);
-  client.on(Events.Warn, (message) => log.warn({ message }, 'discord client warning'));
-  const ready = new Promise<void>((resolve) =>
-    client.once(Events.ClientReady, (ready) => {
-      log.info({ user: ready.user.tag, guilds: ready.guilds.cache.size }, 'ready');
-      resolve();
-    }),
-  );
-
+  const { client, ready, departuresSettled } = connectClient(router, services, config.discord.apiUrl);
   const health =
     config.http.port === undefined
       ? undefined
@@ -127,23 +103,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const announcements =
     options.announcements === false
       ? Promise.resolve(undefined)
-      : startAnnouncements({
-          discord: discordTarget(client),
-          services,
-          config,
-          kinds: ANNOUNCEMENT_KINDS,
-          sources: [
-            kpdSource(services),
-            playersSource(config, services.demand, rolesFollowRefresh(services, client.rest)),
-            clanLogSource(config, services.demand),
-            turfDigestSource(),
-            remindersSource(),
-          ],
-          options: { metrics, ...options.announcements },
-        }).catch((error: unknown) => {
-          log.error({ err: error }, 'announcements could not start');
-          return undefined;
-        });
+      : startShardPipeline(client, services, config, { metrics, ...options.announcements });
 
   let stopped = false;
   return {
@@ -168,6 +128,62 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       log.info('stopped');
     },
   };
+}
+
+/**
+ * The gateway client, routing interactions to the commands, noting who uses the bot in which server
+ * (who its leaderboard ranks: the bot has no member list) and when it joins or leaves a server.
+ */
+function connectClient(router: InteractionRouter, services: Services, apiUrl: string) {
+  const { db, clock, log } = services;
+  const client = createDiscordClient({ apiUrl });
+  client.on(Events.InteractionCreate, router.handle);
+  const members = services.records.players.members;
+  client.on(Events.InteractionCreate, (interaction) => {
+    if (!interaction.inGuild() || !interaction.isChatInputCommand()) return;
+    members
+      .seen(interaction.guildId, interaction.user.id, clock.now())
+      .catch((error: unknown) => log.warn({ err: error }, 'could not note a member'));
+  });
+  client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
+  const departuresSettled = followDepartures(client, db, clock, log);
+  client.on(Events.Warn, (message) => log.warn({ message }, 'discord client warning'));
+  const ready = new Promise<void>((resolve) =>
+    client.once(Events.ClientReady, (ready) => {
+      log.info({ user: ready.user.tag, guilds: ready.guilds.cache.size }, 'ready');
+      resolve();
+    }),
+  );
+  return { client, ready, departuresSettled };
+}
+
+/**
+ * The announcement pipeline in the shard's process (role `all` with one shard, tests and the demo): the
+ * worker's parts (`startPipeline`), posting through this client, without the price alerts.
+ */
+function startShardPipeline(
+  client: Client,
+  services: Services,
+  config: Config,
+  options: AnnouncementOptions,
+): Promise<Announcements | undefined> {
+  return startPipeline({
+    discord: discordTarget(client),
+    services,
+    config,
+    kinds: ANNOUNCEMENT_KINDS,
+    sources: [
+      kpdSource(services),
+      playersSource(config, services.demand, rolesFollowRefresh(services, client.rest)),
+      clanLogSource(config, services.demand),
+      turfDigestSource(),
+      remindersSource(),
+    ],
+    options,
+  }).catch((error: unknown) => {
+    services.log.error({ err: error }, 'announcements could not start');
+    return undefined;
+  });
 }
 
 /**

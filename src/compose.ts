@@ -12,6 +12,7 @@ import { demandReader } from './demand.ts';
 import { dropAccessTokens } from './features/tokens/token-memory.ts';
 import type { Services } from './services.ts';
 import type { Store } from './store/index.ts';
+import { openRecords } from './records.ts';
 
 export interface ServiceParts {
   readonly config: Config;
@@ -32,8 +33,8 @@ export interface ComposedServices {
 
 /**
  * The services every role of the bot is made of (a shard and the worker alike): the game API's limits
- * (shared with the other processes through Redis when REDIS_URL is set), the tier client on them, and
- * the snapshot of every player profile it reads.
+ * (shared with the other processes through Redis when REDIS_URL is set), the tier client on them, the
+ * records opened once over the database, and the snapshot of every player profile it reads.
  */
 export async function composeServices(parts: ServiceParts): Promise<ComposedServices> {
   const { config, clock, log, metrics, store, db } = parts;
@@ -58,6 +59,7 @@ export async function composeServices(parts: ServiceParts): Promise<ComposedServ
     api,
     store,
     db,
+    records: openRecords(db, store, config),
     translations: new Translations(),
     names: new NameIndex(store.namespace<string>('names')),
     demand: demandReader(db),

@@ -1,10 +1,36 @@
+import { randomUUID } from 'node:crypto';
 import { REST } from 'discord.js';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Config } from './config/index.ts';
 import type { Database } from './db/index.ts';
 import type { Services } from './services.ts';
-import { startAnnouncements, type AnnouncementOptions, type LeaderState } from './announcements/index.ts';
+import {
+  DEFAULT_EVENTS_BUDGET,
+  type AnnouncementKind,
+  type AnnouncementOptions,
+  type Announcements,
+  type DiscordTarget,
+  type LeaderState,
+  type Repositories,
+  type SourceFactory,
+  type Subscription,
+} from './announcements/index.ts';
+import { DEFAULT_DELIVERY_OPTIONS, Deliverer } from './announcements/delivery.ts';
+import { Inbox } from './announcements/inbox.ts';
+import { listenForWebhooks, WebhookIngress } from './announcements/ingress.ts';
+import { KindRegistry } from './announcements/kinds/registry.ts';
+import { Lease } from './announcements/lease.ts';
+import { Leadership } from './announcements/leadership.ts';
+import { RecordPurge } from './announcements/maintenance.ts';
+import { Outbox } from './announcements/outbox.ts';
+import { AnnouncementPipeline } from './announcements/pipeline.ts';
+import { ActiveSubscriptions } from './announcements/records/subscriptions.ts';
+import { purgeExpiredRecords } from './announcements/repositories.ts';
+import { SourceLoop } from './announcements/source-loop.ts';
+import { EventsFeed, TurfFeed, type Source, type SourceDeps } from './announcements/sources.ts';
+import { RequestBudget } from './traffic/budget.ts';
+import { BackgroundScheduler } from './traffic/scheduler.ts';
 import { ANNOUNCEMENT_KINDS } from './kinds.ts';
 import { GuildDepartures } from './guilds/departures.ts';
 import { kpdSource } from './features/kpd/feed.ts';
@@ -92,7 +118,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   void reportKpdKeys(services).catch((error: unknown) =>
     log.warn({ err: error }, 'could not audit linked KPD keys'),
   );
-  const announcements = await startAnnouncements({
+  const announcements = await startPipeline({
     discord: { rest, guildLocale: () => undefined, ready: Promise.resolve() },
     services,
     config,
@@ -140,4 +166,166 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       return stopping_;
     },
   };
+}
+
+/** What the announcement pipeline is built from. */
+export interface PipelineDeps {
+  readonly discord: DiscordTarget;
+  readonly services: Services;
+  readonly config: Pick<Config, 'events' | 'webhook' | 'game'>;
+  /** The kinds subscriptions can have (`ANNOUNCEMENT_KINDS`, from `src/kinds.ts`). */
+  readonly kinds: readonly AnnouncementKind[];
+  /** Sources besides the game's events feed and turf, which are built in (the KPD feed: `kpdSource`). */
+  readonly sources?: readonly SourceFactory[];
+  readonly options?: AnnouncementOptions;
+}
+
+/** What the parts of one pipeline share. */
+interface Shared {
+  readonly services: Services;
+  readonly repos: Repositories;
+  readonly kinds: KindRegistry;
+  readonly log: Logger;
+  readonly holder: string;
+  readonly leaseTtlMs: number;
+  readonly stopping: AbortController;
+  readonly subscriptions: () => Promise<readonly Subscription[]>;
+}
+
+/**
+ * The announcement pipeline, built from its named parts (docs/adr/011): a loop per source polls under
+ * the worker lease and stores what it finds in the inbox; the outbox has the inbox delivered, in passes
+ * of its own, by the deliverer; the webhook ingress stores pushed events in the same inbox. Each part is
+ * handed the next one here, so an event flows down source → inbox → outbox → deliverer and nothing calls
+ * back up. The records are the ones opened once for the process (`services.records`). The worker runs
+ * it; a shard of role `all` runs the same in-process (`src/bot.ts`).
+ */
+export async function startPipeline(deps: PipelineDeps): Promise<Announcements> {
+  const { services, config } = deps;
+  const options = deps.options ?? {};
+  const repos = services.records.announcements;
+  const active = new ActiveSubscriptions(repos.subscriptions);
+  const shared: Shared = {
+    services,
+    repos,
+    kinds: new KindRegistry(deps.kinds),
+    log: services.log.child({ subsystem: 'announcements' }),
+    holder: options.holderId ?? randomUUID(),
+    leaseTtlMs: options.leaseTtlMs ?? config.events.leaseSeconds * 1000,
+    stopping: new AbortController(),
+    subscriptions: () => active.get(),
+  };
+  const { log, stopping } = shared;
+  const { clock } = services;
+  const lease = new Lease(services.store, 'worker', shared.holder, shared.leaseTtlMs);
+  const leadership = new Leadership(lease, clock, log, stopping.signal);
+  const deliverer = newDeliverer(shared, deps.discord, options);
+  const outbox = new Outbox(deliverer, log);
+  options.metrics?.setOutboxDepth(() => repos.inbox.depth());
+  const inbox = new Inbox(repos.inbox, shared.kinds);
+  const { sources, eventsFeed } = newSources(shared, deps, inbox);
+  const loops = sources.map((source) => newSourceLoop(shared, deps, source, leadership, outbox));
+  const ingress = new WebhookIngress({
+    inbox,
+    outbox,
+    leadership,
+    subscriptions: shared.subscriptions,
+    details: eventsFeed,
+    clock,
+    stopping: stopping.signal,
+  });
+  const listening = await listenForWebhooks(config.webhook, ingress, { ...options, clock, log });
+  const purge = new RecordPurge({
+    purge: (now) => purgeExpiredRecords(services.db, now),
+    leadership,
+    clock,
+    log,
+    stopping: stopping.signal,
+  });
+  const parts = { leadership, loops, outbox, deliverer, purge, listening, stopping };
+  const pipeline = new AnnouncementPipeline({ ...parts, discordReady: deps.discord.ready });
+  return options.autoStart === false ? pipeline : pipeline.start();
+}
+
+function newDeliverer(shared: Shared, discord: DiscordTarget, options: AnnouncementOptions): Deliverer {
+  const { services, repos, kinds, log, holder, leaseTtlMs } = shared;
+  const metrics = options.metrics;
+  return new Deliverer({
+    discord,
+    activeSubscriptions: shared.subscriptions,
+    repos,
+    translations: services.translations,
+    clock: services.clock,
+    log,
+    holder,
+    // A claim needs to outlive a pass of the worker only: a standby that took over waits no longer than that.
+    options: {
+      ...DEFAULT_DELIVERY_OPTIONS,
+      claimTtlMs: Math.min(DEFAULT_DELIVERY_OPTIONS.claimTtlMs, leaseTtlMs),
+      ...options.delivery,
+    },
+    hook: options.hook,
+    kinds,
+    ...(metrics ? { onOutcome: (outcome) => metrics.delivery(outcome) } : {}),
+  });
+}
+
+/**
+ * The sources, in the order `pollOnce` polls them: the game's events feed (with an API key only), turf,
+ * then the ones handed in. The events feed is also the webhook's source of featured maps' details.
+ */
+function newSources(
+  shared: Shared,
+  deps: PipelineDeps,
+  inbox: Inbox,
+): { readonly sources: readonly Source[]; readonly eventsFeed: EventsFeed | undefined } {
+  const { services, repos, kinds, log } = shared;
+  const { api, clock, db } = services;
+  const options = deps.options ?? {};
+  const scheduler = options.scheduler ?? new BackgroundScheduler();
+  const sourceDeps: SourceDeps = { api, inbox, repos, clock, log, hook: options.hook, kinds, scheduler, db };
+  const sources: Source[] = [
+    new TurfFeed(sourceDeps),
+    ...(deps.sources ?? []).map((make) => make(sourceDeps)),
+  ];
+  const apiKey = deps.config.game.apiKey;
+  if (apiKey === undefined) {
+    log.info('no GAME_API_KEY: the events feed is not polled (map announcements stay silent)');
+    return { sources, eventsFeed: undefined };
+  }
+  const budget = new RequestBudget(
+    api.limits,
+    `events:${apiKey}`,
+    options.budget ?? DEFAULT_EVENTS_BUDGET,
+    clock,
+  );
+  const eventsFeed = new EventsFeed(sourceDeps, budget, {
+    pageSize: options.pageSize ?? 100,
+    deadlineMs: 30_000,
+    ...(options.maxPagesPerPoll === undefined ? {} : { maxPagesPerPoll: options.maxPagesPerPoll }),
+  });
+  return { sources: [eventsFeed, ...sources], eventsFeed };
+}
+
+function newSourceLoop(
+  shared: Shared,
+  deps: PipelineDeps,
+  source: Source,
+  leadership: Leadership,
+  outbox: Outbox,
+): SourceLoop {
+  const options = deps.options ?? {};
+  const intervalMs = options.pollIntervalMs ?? deps.config.events.pollSeconds * 1000;
+  return new SourceLoop({
+    source,
+    leadership,
+    outbox,
+    subscriptions: shared.subscriptions,
+    clock: shared.services.clock,
+    log: shared.log,
+    intervalMs: options.sourceIntervalsMs?.[source.name] ?? intervalMs,
+    standbyCheckMs: Math.max(10, Math.floor(shared.leaseTtlMs / 3)),
+    stopping: shared.stopping.signal,
+    metrics: options.metrics,
+  });
 }

@@ -1,5 +1,11 @@
 import type { Logger } from 'pino';
 
+/** What the outbox hands its passes to: the deliverer (`delivery.ts`). */
+export interface OutboxDeliverer {
+  /** Delivers every event pending in the inbox, oldest first; rejects when the pass fails. */
+  deliverPending(signal: AbortSignal): Promise<void>;
+}
+
 /**
  * The fan-out, beside the pollers rather than inside them: a poll stores what it found in the inbox and
  * kicks the outbox, which delivers in its own passes, one at a time. A kick during a pass asks for one
@@ -7,14 +13,14 @@ import type { Logger } from 'pino';
  * up the next poll, and nothing stored is left behind.
  */
 export class Outbox {
-  readonly #pass: (signal: AbortSignal) => Promise<void>;
+  readonly #deliverer: OutboxDeliverer;
   readonly #log: Logger;
   #running: Promise<void> | undefined;
   #again = false;
   #signal: AbortSignal | undefined;
 
-  constructor(pass: (signal: AbortSignal) => Promise<void>, log: Logger) {
-    this.#pass = pass;
+  constructor(deliverer: OutboxDeliverer, log: Logger) {
+    this.#deliverer = deliverer;
     this.#log = log;
   }
 
@@ -65,7 +71,7 @@ export class Outbox {
       this.#again = false;
       const current = this.#signal ?? signal;
       current.throwIfAborted();
-      await this.#pass(current);
+      await this.#deliverer.deliverPending(current);
     } while (this.#wantsAgain());
   }
 }

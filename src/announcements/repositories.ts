@@ -19,7 +19,7 @@ export {
 export { SubscriptionRepository, type AddResult } from './records/subscriptions.ts';
 export type { AnnouncementRef, Delivery } from './model.ts';
 
-/** Every repository, opened once. */
+/** Every repository of announcements, opened once (`openRepositories`, at the composition root). */
 export interface Repositories {
   readonly subscriptions: SubscriptionRepository;
   readonly cursors: CursorRepository;
@@ -27,6 +27,13 @@ export interface Repositories {
   readonly deliveries: DeliveryRepository;
   readonly refs: RefRepository;
   readonly turf: TurfStateRepository;
+}
+
+declare module '../services.ts' {
+  interface Records {
+    /** Subscriptions, cursors, the inbox, deliveries, message refs and the turf state. */
+    readonly announcements: Repositories;
+  }
 }
 
 export function openRepositories(db: Database, store: Store): Repositories {

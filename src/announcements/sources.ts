@@ -9,6 +9,7 @@ import type { BackgroundScheduler } from '../traffic/scheduler.ts';
 import type { RequestBudget } from '../traffic/budget.ts';
 import type { StepHook } from './delivery.ts';
 import type { KindRegistry } from './kinds/registry.ts';
+import type { Inbox } from './inbox.ts';
 import { isTurfDay } from '../api/turf-days.ts';
 import {
   EVENTS_SOURCE,
@@ -48,11 +49,17 @@ export interface Source {
   poll(run: SourceRun): Promise<void>;
 }
 
-/** A source handed in (the KPD feed), built by `startAnnouncements` with the deps every source shares. */
+/**
+ * A source handed in (the KPD feed, the players feed, the alerts), built by the composition root
+ * (`src/worker.ts`) with the parts every source shares.
+ */
 export type SourceFactory = (deps: SourceDeps) => Source;
 
 export interface SourceDeps {
   readonly api: TierClient;
+  /** Where a poll stores what it found (only what some subscription wants, each event once). */
+  readonly inbox: Inbox;
+  /** The records: cursors, the turf state, subscriptions (opened once, at the composition root). */
   readonly repos: Repositories;
   readonly clock: Clock;
   readonly log: Logger;
@@ -120,7 +127,7 @@ export class EventsFeed implements Source {
   }
 
   async poll(run: SourceRun): Promise<void> {
-    const { repos, clock, hook } = this.#deps;
+    const { repos, clock, hook, inbox } = this.#deps;
     const types = this.#deps.kinds.eventTypesFor(run.subscriptions);
     if (types.length === 0) return;
     const filterKey = EventsFeed.filterKey(types);
@@ -140,10 +147,10 @@ export class EventsFeed implements Source {
           continue;
         }
         let event = fromApiEvent(item, now);
-        if (!this.#deps.kinds.isWanted(event, subscriptions)) continue;
+        if (!inbox.wants(event, subscriptions)) continue;
         if (event.type === 'map.featured' || event.type === 'map.unfeatured')
           event = await this.withMapDetails(event, run.signal);
-        if (await repos.inbox.accept(event)) stored += 1;
+        if (await inbox.offer(event, subscriptions)) stored += 1;
       }
       await hook?.('stored', { eventKey: `page:${after}` });
       // A cursor that is no id would not read back (and the feed would start over): keep the old one.
@@ -263,7 +270,7 @@ export class TurfFeed implements Source {
   }
 
   async poll(run: SourceRun): Promise<void> {
-    const { api, repos, clock, hook, scheduler } = this.#deps;
+    const { api, repos, clock, hook, scheduler, inbox } = this.#deps;
     await run.deliver();
     const status = await scheduler.run(
       this.name,
@@ -311,8 +318,7 @@ export class TurfFeed implements Source {
       Object.keys(owners).some((id) => !sameOwner(state.owners[id], owners[id]));
     if (!changed && events.length === 0) return;
 
-    for (const event of events)
-      if (this.#deps.kinds.isWanted(event, run.subscriptions)) await repos.inbox.accept(event);
+    for (const event of events) await inbox.offer(event, run.subscriptions);
     await hook?.('stored', { eventKey: `turf:${version}` });
     const day = status.day ?? state.day;
     const next: TurfState = {

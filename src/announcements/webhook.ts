@@ -141,88 +141,124 @@ function headerValue(request: IncomingMessage, name: string): string | undefined
   return Array.isArray(value) ? value.join(',') : value;
 }
 
-export async function startWebhookReceiver(options: WebhookOptions): Promise<WebhookReceiver> {
-  const { log, clock } = options;
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const signatureHeader = `${options.service}-Signature`;
-  const eventIdHeader = `${options.service}-Event-Id`;
+/** Answers the request when it is not a `POST` to the receiver's path; true when it is one. */
+function routed(request: IncomingMessage, response: ServerResponse, path: string): boolean {
+  const url = new URL(request.url ?? '/', 'http://receiver.invalid');
+  if (url.pathname !== path) {
+    answer(response, 404, { error: 'not found' });
+  } else if (request.method !== 'POST') {
+    answer(response, 405, { error: 'method not allowed' }, { Allow: 'POST' });
+  } else {
+    return true;
+  }
+  request.resume();
+  return false;
+}
 
-  const refuse = (response: ServerResponse, reason: string) => {
-    log.debug({ reason }, 'webhook delivery refused');
-    answer(response, 401, { error: 'invalid delivery' });
+/** The raw body, or undefined once a body too large was answered 413 (or a broken request dropped). */
+async function bodyOf(
+  request: IncomingMessage,
+  response: ServerResponse,
+  maxBody: number,
+): Promise<Buffer | undefined> {
+  try {
+    return await readBody(request, maxBody);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) {
+      answer(response, 413, { error: 'body too large' }, { Connection: 'close' });
+      response.once('finish', () => request.destroy());
+    } else {
+      request.destroy();
+    }
+    return undefined;
+  }
+}
+
+/** A delivery whose signature, JSON and event shape were checked; or why it is refused. */
+type Checked =
+  | { readonly ok: true; readonly event: Event; readonly headerId: string | undefined }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * One request to the receiver: routed, read within its bound, verified before it is parsed, then handed
+ * to `onEvent`; every refusal answers 401 and nothing is processed.
+ */
+class WebhookHandler {
+  readonly #options: WebhookOptions;
+  readonly #maxBody: number;
+  readonly #signatureHeader: string;
+  readonly #eventIdHeader: string;
+
+  constructor(options: WebhookOptions) {
+    this.#options = options;
+    this.#maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    this.#signatureHeader = `${options.service}-Signature`;
+    this.#eventIdHeader = `${options.service}-Event-Id`;
+  }
+
+  readonly handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (!routed(request, response, this.#options.path)) return;
+    const raw = await bodyOf(request, response, this.#maxBody);
+    if (raw === undefined) return;
+    const checked = this.#check(request, raw);
+    if (!checked.ok) {
+      this.#refuse(response, checked.reason);
+      return;
+    }
+    const { event, headerId } = checked;
+    const idFromHeader = headerId !== undefined && /^\d{1,18}$/.test(headerId) ? Number(headerId) : undefined;
+    if (event.id === 0) {
+      this.#options.log.info(
+        { eventId: idFromHeader, type: event.type },
+        'webhook test delivery acknowledged',
+      );
+      answer(response, 200, { ok: true, test: true });
+      return;
+    }
+    if (headerId !== undefined && idFromHeader !== event.id) {
+      this.#refuse(response, 'event id header does not match the body');
+      return;
+    }
+    await this.#store(event, response);
   };
 
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const url = new URL(request.url ?? '/', 'http://receiver.invalid');
-    if (url.pathname !== options.path) {
-      answer(response, 404, { error: 'not found' });
-      request.resume();
-      return;
-    }
-    if (request.method !== 'POST') {
-      answer(response, 405, { error: 'method not allowed' }, { Allow: 'POST' });
-      request.resume();
-      return;
-    }
-    let raw: Buffer;
-    try {
-      raw = await readBody(request, maxBody);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        answer(response, 413, { error: 'body too large' }, { Connection: 'close' });
-        response.once('finish', () => request.destroy());
-      } else {
-        request.destroy();
-      }
-      return;
-    }
+  #check(request: IncomingMessage, raw: Buffer): Checked {
+    const { clock, secret, toleranceSeconds } = this.#options;
     const nowSeconds = Math.floor(clock.now() / 1000);
-    const verified = verifySignature(
-      headerValue(request, signatureHeader),
-      raw,
-      options.secret,
-      nowSeconds,
-      options.toleranceSeconds,
-    );
-    if (!verified.ok) {
-      refuse(response, verified.reason);
-      return;
-    }
+    const signature = headerValue(request, this.#signatureHeader);
+    const verified = verifySignature(signature, raw, secret, nowSeconds, toleranceSeconds);
+    if (!verified.ok) return { ok: false, reason: verified.reason };
     let json: unknown;
     try {
       json = JSON.parse(raw.toString('utf8'));
     } catch {
-      refuse(response, 'body is not JSON');
-      return;
+      return { ok: false, reason: 'body is not JSON' };
     }
     const parsed = EventSchema.safeParse(json);
-    if (!parsed.success || parsed.data.id < 0) {
-      refuse(response, 'body is not an event');
-      return;
-    }
-    const headerId = headerValue(request, eventIdHeader)?.trim();
-    const idFromHeader = headerId !== undefined && /^\d{1,18}$/.test(headerId) ? Number(headerId) : undefined;
-    if (parsed.data.id === 0) {
-      log.info({ eventId: idFromHeader, type: parsed.data.type }, 'webhook test delivery acknowledged');
-      answer(response, 200, { ok: true, test: true });
-      return;
-    }
-    if (headerId !== undefined && idFromHeader !== parsed.data.id) {
-      refuse(response, 'event id header does not match the body');
-      return;
-    }
+    if (!parsed.success || parsed.data.id < 0) return { ok: false, reason: 'body is not an event' };
+    return { ok: true, event: parsed.data, headerId: headerValue(request, this.#eventIdHeader)?.trim() };
+  }
+
+  async #store(event: Event, response: ServerResponse): Promise<void> {
     try {
-      await options.onEvent(parsed.data);
+      await this.#options.onEvent(event);
     } catch (error) {
-      log.error({ err: error, eventId: parsed.data.id }, 'could not store a webhook event');
+      this.#options.log.error({ err: error, eventId: event.id }, 'could not store a webhook event');
       answer(response, 500, { error: 'not stored, try again' });
       return;
     }
     answer(response, 200, { ok: true });
-  };
+  }
 
-  const server: Server = createServer(
+  #refuse(response: ServerResponse, reason: string): void {
+    this.#options.log.debug({ reason }, 'webhook delivery refused');
+    answer(response, 401, { error: 'invalid delivery' });
+  }
+}
+
+/** The HTTP server, its timeouts bounding slow clients; a handler that throws answers 500. */
+function createReceiverServer(handler: WebhookHandler, timeoutMs: number, log: Logger): Server {
+  const server = createServer(
     {
       requestTimeout: timeoutMs,
       headersTimeout: timeoutMs,
@@ -230,7 +266,7 @@ export async function startWebhookReceiver(options: WebhookOptions): Promise<Web
       keepAliveTimeout: Math.min(KEEP_ALIVE_MS, timeoutMs),
     },
     (request, response) => {
-      handle(request, response).catch((error: unknown) => {
+      handler.handle(request, response).catch((error: unknown) => {
         log.error({ err: error }, 'webhook request failed');
         answer(response, 500, { error: 'internal error' });
       });
@@ -238,7 +274,12 @@ export async function startWebhookReceiver(options: WebhookOptions): Promise<Web
   );
   // Any socket idle this long is destroyed, whatever state its request is in (after the 408 of a slow one).
   server.setTimeout(2 * timeoutMs);
-  server.maxConnections = Math.max(1, options.maxConnections ?? DEFAULT_WEBHOOK_MAX_CONNECTIONS);
+  return server;
+}
+
+/** Holds at most `max` connections; the ones dropped beyond are a warning once a minute, not a flood. */
+function limitConnections(server: Server, max: number, clock: Clock, log: Logger): void {
+  server.maxConnections = Math.max(1, max);
   let dropped = 0;
   let warnedAt = -Infinity;
   server.on('drop', () => {
@@ -252,13 +293,24 @@ export async function startWebhookReceiver(options: WebhookOptions): Promise<Web
     warnedAt = now;
     dropped = 0;
   });
-  await new Promise<void>((resolve, reject) => {
+}
+
+function listen(server: Server, port: number, host: string | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
+}
+
+export async function startWebhookReceiver(options: WebhookOptions): Promise<WebhookReceiver> {
+  const { log, clock } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const server = createReceiverServer(new WebhookHandler(options), timeoutMs, log);
+  limitConnections(server, options.maxConnections ?? DEFAULT_WEBHOOK_MAX_CONNECTIONS, clock, log);
+  await listen(server, options.port, options.host);
   const address = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
   const urlHost = host.includes(':') ? `[${host}]` : host;

@@ -3,6 +3,7 @@ import type { TierClient } from '../../src/api/client.ts';
 import type { KpdCall } from '../../src/api/schemas/index.ts';
 import { ANNOUNCEMENT_KINDS, KindRegistry } from '../../src/kinds.ts';
 import { openRepositories } from '../../src/announcements/repositories.ts';
+import { Inbox } from '../../src/announcements/inbox.ts';
 import { openDatabase } from '../../src/db/index.ts';
 import { TurfFeed, fromApiEvent } from '../../src/announcements/sources.ts';
 import type { Subscription } from '../../src/announcements/model.ts';
@@ -58,7 +59,8 @@ describe('upstream values at the boundary', () => {
     const api = { call: (name: string) => Promise.resolve(replies[name]) } as unknown as TierClient;
     const kinds = new KindRegistry(ANNOUNCEMENT_KINDS);
     const scheduler = new BackgroundScheduler();
-    const feed = new TurfFeed({ api, repos, clock: new ManualClock(NOW), log, kinds, scheduler, db });
+    const inbox = new Inbox(repos.inbox, kinds);
+    const feed = new TurfFeed({ api, inbox, repos, clock: new ManualClock(NOW), log, kinds, scheduler, db });
     const state = { version: 3, day: 249, owners: { '0': { clanId: 1, clanName: 'clan 1' } } };
     await repos.turf.set(state);
     const subscription: Subscription = {

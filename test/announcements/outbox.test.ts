@@ -7,10 +7,15 @@ const silent = pino({ level: 'silent' });
 describe('the outbox', () => {
   it('starts again after a kick whose signal was already aborted, and idles at once', async () => {
     const passes: AbortSignal[] = [];
-    const outbox = new Outbox(async (signal) => {
-      passes.push(signal);
-      await Promise.resolve();
-    }, silent);
+    const outbox = new Outbox(
+      {
+        async deliverPending(signal) {
+          passes.push(signal);
+          await Promise.resolve();
+        },
+      },
+      silent,
+    );
     const lost = new AbortController();
     lost.abort(new Error('lost the worker lease'));
     // The pass ends before its first step: the outbox must not keep it as running.
@@ -30,10 +35,15 @@ describe('the outbox', () => {
   it('folds kicks during a pass into one more pass', async () => {
     let release: () => void = () => undefined;
     let count = 0;
-    const outbox = new Outbox(async () => {
-      count += 1;
-      if (count === 1) await new Promise<void>((resolve) => (release = resolve));
-    }, silent);
+    const outbox = new Outbox(
+      {
+        async deliverPending() {
+          count += 1;
+          if (count === 1) await new Promise<void>((resolve) => (release = resolve));
+        },
+      },
+      silent,
+    );
     const term = new AbortController();
     outbox.kick(term.signal);
     outbox.kick(term.signal);

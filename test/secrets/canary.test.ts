@@ -1,7 +1,8 @@
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLinks } from '../../src/players/accounts.ts';
-import { discordTarget, startAnnouncements } from '../../src/announcements/index.ts';
+import { startPipeline } from '../../src/worker.ts';
+import { discordTarget } from '../../src/announcements/index.ts';
 import { ANNOUNCEMENT_KINDS } from '../../src/kinds.ts';
 import { kpdSource } from '../../src/features/kpd/feed.ts';
 import { SubscriptionRepository } from '../../src/announcements/repositories.ts';
@@ -203,7 +204,7 @@ describe('the canary', () => {
       const channelId = standin.addChannel(guild.id, { name: 'kpd-feed' }).id;
       standin.setBotPermissions(guild.id, channelId, CAN_POST);
       const { client, services } = h.bot;
-      const announcements = await startAnnouncements({
+      const announcements = await startPipeline({
         discord: discordTarget(client),
         services,
         config: services.config,

@@ -28,10 +28,11 @@ import { localizeCommand } from '../../src/discord/localize.ts';
 import { NameIndex } from '../../src/names/index.ts';
 import {
   discordTarget,
-  startAnnouncements,
   type AnnouncementOptions,
   type Announcements,
 } from '../../src/announcements/index.ts';
+import { startPipeline } from '../../src/worker.ts';
+import { openRecords } from '../../src/records.ts';
 import { ANNOUNCEMENT_KINDS } from '../../src/kinds.ts';
 import type { Subscription } from '../../src/announcements/model.ts';
 import { kpdSource } from '../../src/features/kpd/feed.ts';
@@ -197,6 +198,7 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
     api,
     store,
     db,
+    records: openRecords(db, store, config),
     translations: options.translations ?? translations,
     names: new NameIndex(store.namespace<string>('names')),
     config,
@@ -214,7 +216,7 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(world.discord.token);
   await ready;
-  const announcements = await startAnnouncements({
+  const announcements = await startPipeline({
     discord: discordTarget(client),
     services,
     config,

@@ -13,6 +13,13 @@ import {
   type Row,
 } from './model.ts';
 
+declare module '../../services.ts' {
+  interface Records {
+    /** Price alerts (`/alert`, the worker's watch). */
+    readonly alerts: AlertRepository;
+  }
+}
+
 function changed(result: { numUpdatedRows: bigint }): boolean {
   return Number(result.numUpdatedRows) > 0;
 }

@@ -7,7 +7,7 @@ import type { Source, SourceDeps, SourceFactory, SourceRun } from '../../announc
 import type { Services } from '../../services.ts';
 import type { Database } from '../../db/index.ts';
 import { diffCalls, KPD_KEY_REASON, KPD_KIND, KPD_SOURCE } from './events.ts';
-import { kpdKeys, type KpdKeyRepository } from './keys.ts';
+import type { KpdKeyRepository } from './keys.ts';
 
 /** Status and verdict of each call seen in the last poll of a guild. */
 const FeedStateSchema = z.object({
@@ -126,7 +126,7 @@ export class KpdFeed implements Source {
     perKey: Map<string, Promise<KpdLatestCalls>>,
     run: SourceRun,
   ): Promise<void> {
-    const { api, repos, clock, log, hook } = this.#deps;
+    const { api, clock, log, hook } = this.#deps;
     let result;
     try {
       result = await this.#keys.withKey(guildId, (key) => {
@@ -160,7 +160,7 @@ export class KpdFeed implements Source {
     if (state !== undefined) {
       let stored = 0;
       for (const event of diffCalls(guildId, state.calls, calls, now)) {
-        if (this.#deps.kinds.isWanted(event, subscriptions) && (await repos.inbox.accept(event))) stored += 1;
+        if (await this.#deps.inbox.offer(event, subscriptions)) stored += 1;
       }
       await hook?.('stored', { eventKey: `kpd:${guildId}` });
       log.debug({ guildId, calls: calls.length, stored }, 'kpd calls polled');
@@ -182,9 +182,9 @@ export class KpdFeed implements Source {
   }
 }
 
-/** The KPD feed as `startAnnouncements` takes it (`src/bot.ts` hands it in), with the guilds' linked keys. */
-export function kpdSource(services: Pick<Services, 'db' | 'config'>): SourceFactory {
-  return (deps) => new KpdFeed(deps, kpdKeys(services), services.db);
+/** The KPD feed as the composition root hands it to the pipeline, with the guilds' linked keys. */
+export function kpdSource(services: Pick<Services, 'db' | 'records'>): SourceFactory {
+  return (deps) => new KpdFeed(deps, services.records.kpdKeys, services.db);
 }
 
 /** Guilds whose latest calls are read at once. */

@@ -10,6 +10,13 @@ import {
 } from '../../secrets/crypto.ts';
 import type { Database } from '../../db/index.ts';
 
+declare module '../../services.ts' {
+  interface Records {
+    /** The guilds' linked developer keys, sealed (`/kpd`, the KPD feed). */
+    readonly kpdKeys: KpdKeyRepository;
+  }
+}
+
 /**
  * The developer keys moderators linked to their guilds (scope `kpd`), one per guild, stored sealed:
  * the store holds only the ciphertext, the key id that sealed it, who linked it and when. A key is
@@ -217,7 +224,10 @@ export class KpdKeyRepository {
   }
 }
 
-export function kpdKeys(services: Pick<Services, 'db' | 'config'>): KpdKeyRepository {
+/** Opens the linked keys over the database with the configured secret (the composition root does, once). */
+export function kpdKeys(
+  services: Pick<Services, 'db'> & { readonly config: Pick<Services['config'], 'secret'> },
+): KpdKeyRepository {
   return new KpdKeyRepository(new KpdKeyRecords(services.db), services.config.secret);
 }
 

@@ -13,6 +13,22 @@ import type { Account } from '../../players/accounts.ts';
 export const RULE_KINDS = ['verified', 'clan', 'ranked', 'level'] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
+/** The role feature's records, opened once at the composition root. */
+export interface RoleRecords {
+  readonly rules: RoleRules;
+  readonly grants: RoleGrants;
+}
+
+declare module '../../services.ts' {
+  interface Records {
+    readonly roles: RoleRecords;
+  }
+}
+
+export function openRoleRecords(db: Database): RoleRecords {
+  return { rules: new RoleRules(db), grants: new RoleGrants(db) };
+}
+
 /** Rules a server may have; roles a rule may name. */
 export const MAX_RULES_PER_GUILD = 25;
 export const MAX_ROLES_PER_RULE = 3;

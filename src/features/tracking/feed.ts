@@ -219,11 +219,9 @@ export class PlayersFeed implements Source {
   }
 
   async #store(events: readonly AnnouncementEvent[], run: SourceRun): Promise<number> {
-    const { repos, kinds, hook } = this.#deps;
+    const { inbox, hook } = this.#deps;
     let stored = 0;
-    for (const event of events) {
-      if (kinds.isWanted(event, run.subscriptions) && (await repos.inbox.accept(event))) stored += 1;
-    }
+    for (const event of events) if (await inbox.offer(event, run.subscriptions)) stored += 1;
     if (events.length > 0) await hook?.('stored', { eventKey: events[0]?.key ?? '' });
     return stored;
   }

@@ -1,7 +1,8 @@
 import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KpdCall } from '../../../src/api/schemas/index.ts';
-import { discordTarget, startAnnouncements, type Announcements } from '../../../src/announcements/index.ts';
+import { startPipeline } from '../../../src/worker.ts';
+import { discordTarget, type Announcements } from '../../../src/announcements/index.ts';
 import { ANNOUNCEMENT_KINDS } from '../../../src/kinds.ts';
 import { kpdSource } from '../../../src/features/kpd/feed.ts';
 import { SubscriptionRepository } from '../../../src/announcements/repositories.ts';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   channelId = h.standin.addChannel(h.guild.id, { name: 'kpd-calls' }).id;
   h.standin.setBotPermissions(h.guild.id, channelId, CAN_POST);
   const { client, services } = h.bot;
-  announcements = await startAnnouncements({
+  announcements = await startPipeline({
     discord: discordTarget(client),
     services,
     config: services.config,

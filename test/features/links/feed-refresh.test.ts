@@ -6,6 +6,7 @@ import type { PlayerProfile } from '../../../src/api/schemas/index.ts';
 import { ANNOUNCEMENT_KINDS } from '../../../src/kinds.ts';
 import { KindRegistry } from '../../../src/announcements/kinds/registry.ts';
 import { openRepositories } from '../../../src/announcements/repositories.ts';
+import { Inbox } from '../../../src/announcements/inbox.ts';
 import { openDatabase, type Database } from '../../../src/db/index.ts';
 import { PlayersFeed } from '../../../src/features/tracking/feed.ts';
 import type { RefreshHook } from '../../../src/players/followed.ts';
@@ -34,12 +35,15 @@ afterEach(async () => {
 });
 
 function feedWith(api: TierClient, hook: RefreshHook) {
+  const repos = openRepositories(db, store);
+  const kinds = new KindRegistry(ANNOUNCEMENT_KINDS);
   return new PlayersFeed({
     api,
-    repos: openRepositories(db, store),
+    inbox: new Inbox(repos.inbox, kinds),
+    repos,
     clock,
     log: pino({ level: 'silent' }),
-    kinds: new KindRegistry(ANNOUNCEMENT_KINDS),
+    kinds,
     scheduler: new BackgroundScheduler(),
     db,
     demand: demandReader(db),

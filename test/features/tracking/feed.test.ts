@@ -4,6 +4,7 @@ import type { TierClient } from '../../../src/api/client.ts';
 import { openDatabase, type Database } from '../../../src/db/index.ts';
 import { createStore, type Store } from '../../../src/store/index.ts';
 import { openRepositories, type Repositories } from '../../../src/announcements/repositories.ts';
+import { Inbox } from '../../../src/announcements/inbox.ts';
 import { ANNOUNCEMENT_KINDS } from '../../../src/kinds.ts';
 import { KindRegistry } from '../../../src/announcements/kinds/registry.ts';
 import { BackgroundScheduler } from '../../../src/traffic/scheduler.ts';
@@ -70,12 +71,14 @@ afterEach(async () => {
 });
 
 function feedFor(api: TierClient) {
+  const kinds = new KindRegistry(ANNOUNCEMENT_KINDS);
   return new PlayersFeed({
     api,
+    inbox: new Inbox(repos.inbox, kinds),
     repos,
     clock,
     log: pino({ level: 'silent' }),
-    kinds: new KindRegistry(ANNOUNCEMENT_KINDS),
+    kinds,
     scheduler: new BackgroundScheduler(),
     db,
     demand: demandReader(db),
