@@ -8,8 +8,8 @@ import type { AutocompleteChoice, Command, CommandSpec, CompletionContext } from
 import { idOption, skinOption } from '../src/discord/options.ts';
 import { NotFoundError } from '../src/api/errors.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { DIRECTIONS } from '../src/features/alerts/crossing.ts';
-import { AlertRepository, type PriceAlert } from '../src/features/alerts/store.ts';
+import { DIRECTIONS, type Direction } from '../src/features/alerts/crossing.ts';
+import type { PriceAlert } from '../src/features/alerts/store.ts';
 import {
   SERVER_ALERTS_PER_PAGE,
   renderAlertAdded,
@@ -19,6 +19,7 @@ import {
 } from '../src/features/alerts/render.ts';
 import { defineComponents } from '../src/discord/component-id.ts';
 import type { CommandContext, ComponentContext } from '../src/discord/command.ts';
+import type { SubArgs } from '../src/discord/args.ts';
 import { checkCallerRights } from '../src/discord/caller-rights.ts';
 import { unknownName } from '../src/render/names.ts';
 import { text } from '../src/render/common.ts';
@@ -88,95 +89,16 @@ export const command: Command<typeof data> = {
   data,
 
   async execute(ctx) {
-    const { interaction, services, args } = ctx;
+    const { interaction, args } = ctx;
     const guildId = interaction.guildId;
     if (guildId === null) throw new UserError('alert:errors.guildOnly');
-    const repository = new AlertRepository(services.db);
-    const limits = services.config.alerts;
-    const userId = interaction.user.id;
     switch (args.subcommand) {
-      case 'add': {
-        await ctx.defer({ ephemeral: true });
-        const skinIndex = args.skin;
-        const threshold = args.price;
-        const direction = args.direction;
-        if (!Number.isSafeInteger(skinIndex) || skinIndex < 0) throw new UserError('market:invalidSkin');
-        if (!Number.isSafeInteger(threshold) || threshold < 1 || threshold > MAX_PRICE)
-          throw new UserError('alert:errors.price', { max: MAX_PRICE });
-        if (direction !== 'below' && direction !== 'above')
-          throw new UserError('common:errors.unknownCommand');
-        let channelId: string | undefined;
-        let locale: string = interaction.locale;
-        if (args.channel !== undefined) {
-          if (!interaction.inCachedGuild()) throw new UserError('alert:errors.guildOnly');
-          if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild))
-            throw new UserError('alert:errors.manageGuild');
-          const target = await announcementChannel(args.channel.id, interaction.guild);
-          checkCallerRights(ctx.t, interaction, target);
-          await checkBotPermissions(ctx.t, interaction.guild, target);
-          channelId = target.id;
-          locale = interaction.guild.preferredLocale;
-        }
-        // The skin must exist; its lowest ask now is shown beside the alert.
-        let current: number | undefined;
-        try {
-          current = (await ctx.load('marketItemSales', { skinIndex })).ask_low;
-        } catch (error) {
-          if (error instanceof NotFoundError) throw new UserError('market:notFound', { index: skinIndex });
-          throw error;
-        }
-        const skinName = services.names.skinName(skinIndex) ?? unknownName(ctx.t, 'skin', skinIndex);
-        const added = await repository.add(
-          { guildId, userId, channelId, skinIndex, skinName, direction, threshold, locale },
-          { user: limits.userLimit, guild: limits.guildLimit },
-          services.clock.now(),
-        );
-        if (added.status === 'userLimit')
-          throw new UserError('alert:errors.userLimit', { max: limits.userLimit });
-        if (added.status === 'guildLimit')
-          throw new UserError('alert:errors.guildLimit', { max: limits.guildLimit });
-        if (added.status === 'exists') throw new UserError('alert:errors.exists', { id: added.alert.id });
-        services.log.info(
-          { guild: guildId, alert: added.alert.id, skin: skinIndex, channel: channelId ?? 'dm' },
-          'price alert added',
-        );
-        const used = channelId === undefined ? await repository.countForUser(userId) : undefined;
-        return ctx.send(
-          renderAlertAdded(
-            ctx.t,
-            added.alert,
-            current,
-            used === undefined
-              ? { used: await repository.countForGuild(guildId), max: limits.guildLimit, of: 'server' }
-              : { used, max: limits.userLimit, of: 'user' },
-          ),
-        );
-      }
-      case 'list': {
-        if (args.server === true) return showServer(ctx, guildId, 1);
-        const mine = await repository.forUser(userId);
-        return ctx.send(
-          renderAlertList(ctx.t, mine, {
-            user: limits.userLimit,
-            used: await repository.countForUser(userId),
-            guild: limits.guildLimit,
-            guildUsed: await repository.countForGuild(guildId),
-          }),
-        );
-      }
-      case 'remove': {
-        const id = args.id.trim().toLowerCase();
-        const alert = await repository.get(id);
-        if (!alert || !mayRemove(alert, userId, guildId, interaction.memberPermissions))
-          throw new UserError('alert:errors.notFound', { id: text(id, 32) });
-        await repository.remove(alert.id);
-        await repository.pruneSkins();
-        services.log.info(
-          { guild: guildId, alert: alert.id, byOwner: alert.userId === userId },
-          'price alert removed',
-        );
-        return ctx.send(renderAlertRemoved(ctx.t, alert, alert.userId === userId));
-      }
+      case 'add':
+        return addAlert(ctx, args, guildId);
+      case 'list':
+        return args.server === true ? showServer(ctx, guildId, 1) : showMine(ctx, guildId);
+      case 'remove':
+        return removeAlert(ctx, args.id, guildId);
       default:
         throw new UserError('common:errors.unknownCommand');
     }
@@ -191,12 +113,124 @@ export const command: Command<typeof data> = {
   },
 };
 
+/** A checked alert's values: a skin index, a price within bounds, a direction. */
+function checkedAlert(args: SubArgs<typeof data, 'add'>): {
+  readonly skinIndex: number;
+  readonly threshold: number;
+  readonly direction: Direction;
+} {
+  const { skin: skinIndex, price: threshold, direction } = args;
+  if (!Number.isSafeInteger(skinIndex) || skinIndex < 0) throw new UserError('market:invalidSkin');
+  if (!Number.isSafeInteger(threshold) || threshold < 1 || threshold > MAX_PRICE)
+    throw new UserError('alert:errors.price', { max: MAX_PRICE });
+  if (direction !== 'below' && direction !== 'above') throw new UserError('common:errors.unknownCommand');
+  return { skinIndex, threshold, direction };
+}
+
+/**
+ * Where the alert goes: the caller's DMs in their language, or a channel a manager may post in (and the
+ * bot too), in the server's language.
+ */
+async function alertTarget(
+  ctx: CommandContext,
+  channel: SubArgs<typeof data, 'add'>['channel'],
+): Promise<{ readonly channelId: string | undefined; readonly locale: string }> {
+  const { interaction } = ctx;
+  if (channel === undefined) return { channelId: undefined, locale: interaction.locale };
+  if (!interaction.inCachedGuild()) throw new UserError('alert:errors.guildOnly');
+  if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild))
+    throw new UserError('alert:errors.manageGuild');
+  const target = await announcementChannel(channel.id, interaction.guild);
+  checkCallerRights(ctx.t, interaction, target);
+  await checkBotPermissions(ctx.t, interaction.guild, target);
+  return { channelId: target.id, locale: interaction.guild.preferredLocale };
+}
+
+/** The skin's lowest ask now, shown beside the alert; the skin must exist. */
+async function currentAsk(ctx: CommandContext, skinIndex: number): Promise<number | undefined> {
+  try {
+    return (await ctx.load('marketItemSales', { skinIndex })).ask_low;
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new UserError('market:notFound', { index: skinIndex });
+    throw error;
+  }
+}
+
+async function addAlert(ctx: CommandContext, args: SubArgs<typeof data, 'add'>, guildId: string) {
+  const { services, interaction } = ctx;
+  const repository = services.records.alerts;
+  const limits = services.config.alerts;
+  const userId = interaction.user.id;
+  await ctx.defer({ ephemeral: true });
+  const { skinIndex, threshold, direction } = checkedAlert(args);
+  const { channelId, locale } = await alertTarget(ctx, args.channel);
+  const current = await currentAsk(ctx, skinIndex);
+  const skinName = services.names.skinName(skinIndex) ?? unknownName(ctx.t, 'skin', skinIndex);
+  const added = await repository.add(
+    { guildId, userId, channelId, skinIndex, skinName, direction, threshold, locale },
+    { user: limits.userLimit, guild: limits.guildLimit },
+    services.clock.now(),
+  );
+  if (added.status === 'userLimit') throw new UserError('alert:errors.userLimit', { max: limits.userLimit });
+  if (added.status === 'guildLimit')
+    throw new UserError('alert:errors.guildLimit', { max: limits.guildLimit });
+  if (added.status === 'exists') throw new UserError('alert:errors.exists', { id: added.alert.id });
+  services.log.info(
+    { guild: guildId, alert: added.alert.id, skin: skinIndex, channel: channelId ?? 'dm' },
+    'price alert added',
+  );
+  const used = channelId === undefined ? await repository.countForUser(userId) : undefined;
+  return ctx.send(
+    renderAlertAdded(
+      ctx.t,
+      added.alert,
+      current,
+      used === undefined
+        ? { used: await repository.countForGuild(guildId), max: limits.guildLimit, of: 'server' }
+        : { used, max: limits.userLimit, of: 'user' },
+    ),
+  );
+}
+
+/** The caller's own alerts, with what is left of their limit and of the server's. */
+async function showMine(ctx: CommandContext, guildId: string) {
+  const repository = ctx.services.records.alerts;
+  const limits = ctx.services.config.alerts;
+  const userId = ctx.interaction.user.id;
+  const mine = await repository.forUser(userId);
+  return ctx.send(
+    renderAlertList(ctx.t, mine, {
+      user: limits.userLimit,
+      used: await repository.countForUser(userId),
+      guild: limits.guildLimit,
+      guildUsed: await repository.countForGuild(guildId),
+    }),
+  );
+}
+
+async function removeAlert(ctx: CommandContext, rawId: string, guildId: string) {
+  const { services, interaction } = ctx;
+  const repository = services.records.alerts;
+  const userId = interaction.user.id;
+  const id = rawId.trim().toLowerCase();
+  const alert = await repository.get(id);
+  if (!alert || !mayRemove(alert, userId, guildId, interaction.memberPermissions))
+    throw new UserError('alert:errors.notFound', { id: text(id, 32) });
+  await repository.remove(alert.id);
+  await repository.pruneSkins();
+  services.log.info(
+    { guild: guildId, alert: alert.id, byOwner: alert.userId === userId },
+    'price alert removed',
+  );
+  return ctx.send(renderAlertRemoved(ctx.t, alert, alert.userId === userId));
+}
+
 const AUTOCOMPLETE_SCAN = 500;
 
 /** The alerts the user may remove (`/alert remove id`) whose id, skin or threshold matches what was typed. */
 async function completeAlerts(ctx: CompletionContext): Promise<AutocompleteChoice[]> {
   const query = ctx.typed.trim().toLowerCase();
-  const repository = new AlertRepository(ctx.services.db);
+  const repository = ctx.services.records.alerts;
   const guildId = ctx.interaction.guildId;
   const manager =
     guildId !== null && ctx.interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
@@ -217,7 +251,7 @@ async function completeAlerts(ctx: CompletionContext): Promise<AutocompleteChoic
 async function showServer(ctx: CommandContext | ComponentContext, guildId: string, page: number) {
   if (ctx.interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) !== true)
     throw new UserError('alert:errors.listManageGuild');
-  const repository = new AlertRepository(ctx.services.db);
+  const repository = ctx.services.records.alerts;
   const limits = ctx.services.config.alerts;
   const total = await repository.countMadeIn(guildId);
   const last = Math.max(1, Math.ceil(total / SERVER_ALERTS_PER_PAGE));

@@ -16,7 +16,7 @@ import type {
 import { defineComponents } from '../src/discord/component-id.ts';
 import { parsePage } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { keyStatusMessage, kpdKeys, looksLikeDeveloperKey } from '../src/features/kpd/keys.ts';
+import { keyStatusMessage, looksLikeDeveloperKey } from '../src/features/kpd/keys.ts';
 import { registerSecret } from '../src/log/index.ts';
 import { renderKpdCalls, renderKpdLinked, renderKpdUnlinked } from '../src/features/kpd/render.ts';
 import { pastTimes } from '../src/render/common.ts';
@@ -55,7 +55,7 @@ function requireManageGuild(ctx: AnyContext): void {
 async function startLink(ctx: CommandContext): Promise<void> {
   guildOf(ctx);
   requireManageGuild(ctx);
-  if (!kpdKeys(ctx.services).configured) throw new UserError('kpd:errors.noSecret');
+  if (!ctx.services.records.kpdKeys.configured) throw new UserError('kpd:errors.noSecret');
   const customId = ids.encode.link({}, ctx.now + MODAL_LIFETIME_MS);
   if (customId === undefined) throw new UserError('common:errors.unknownComponent');
   await askForSecret(ctx, {
@@ -72,7 +72,7 @@ async function startLink(ctx: CommandContext): Promise<void> {
 async function finishLink(ctx: ModalContext): Promise<void> {
   const guildId = guildOf(ctx);
   requireManageGuild(ctx);
-  const keys = kpdKeys(ctx.services);
+  const keys = ctx.services.records.kpdKeys;
   if (!keys.configured) throw new UserError('kpd:errors.noSecret');
   const apiKey = submittedSecret(ctx.interaction);
   const forget = registerSecret(apiKey);
@@ -99,7 +99,7 @@ async function finishLink(ctx: ModalContext): Promise<void> {
 async function unlink(ctx: CommandContext): Promise<void> {
   const guildId = guildOf(ctx);
   requireManageGuild(ctx);
-  const removed = await kpdKeys(ctx.services).remove(guildId);
+  const removed = await ctx.services.records.kpdKeys.remove(guildId);
   if (removed) ctx.services.log.info({ guildId, by: ctx.interaction.user.id }, 'KPD key unlinked');
   await ctx.send(renderKpdUnlinked(ctx.t, removed));
 }
@@ -107,7 +107,7 @@ async function unlink(ctx: CommandContext): Promise<void> {
 async function showCalls(ctx: CommandContext | ComponentContext, page: number): Promise<void> {
   const guildId = guildOf(ctx);
   requireManageGuild(ctx);
-  const result = await kpdKeys(ctx.services).withKey(guildId, async (key) => {
+  const result = await ctx.services.records.kpdKeys.withKey(guildId, async (key) => {
     await ctx.defer({ ephemeral: true });
     try {
       return await ctx.load('kpdLatestCalls', {}, { apiKey: key.apiKey });

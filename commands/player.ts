@@ -8,7 +8,7 @@ import { resolvePlayerName } from '../src/players/accounts.ts';
 import { suggestPlayersOnNotFound } from '../src/search/not-found.ts';
 import { UserError } from '../src/core/user-error.ts';
 import type { PlayerProfile } from '../src/api/schemas/index.ts';
-import { DAY_MS, HOUR_MS, SnapshotStore } from '../src/players/snapshots.ts';
+import { DAY_MS, HOUR_MS } from '../src/players/snapshots.ts';
 import {
   HISTORY_STATS,
   isHistoryStat,
@@ -107,7 +107,7 @@ async function showProfile(
   // The ranked chart's line over time: the standings kept over the last 30 days.
   const rankedHistory =
     section === 'ranked'
-      ? (await new SnapshotStore(ctx.services.db).history(profile.player_id, ctx.now - 30 * DAY_MS)).map(
+      ? (await ctx.services.records.players.snapshots.history(profile.player_id, ctx.now - 30 * DAY_MS)).map(
           (point) => ({ at: point.at, ranked: point.stats.ranked }),
         )
       : undefined;
@@ -119,7 +119,7 @@ async function showProfile(
 
 /** "Since yesterday" and "since last week" beside the headline numbers, from the snapshots kept. */
 async function changesOf(ctx: CommandContext | ComponentContext, profile: PlayerProfile) {
-  const snapshots = new SnapshotStore(ctx.services.db);
+  const snapshots = ctx.services.records.players.snapshots;
   const [day, week] = await Promise.all([
     snapshots.near(profile.player_id, ctx.now - DAY_MS, 6 * HOUR_MS),
     snapshots.near(profile.player_id, ctx.now - 7 * DAY_MS, DAY_MS),
@@ -129,7 +129,10 @@ async function changesOf(ctx: CommandContext | ComponentContext, profile: Player
 
 /** The player's points over the last `days` days, ending with the profile just read. */
 async function historyOf(ctx: CommandContext, profile: PlayerProfile, days: number): Promise<Snapshot[]> {
-  const kept = await new SnapshotStore(ctx.services.db).history(profile.player_id, ctx.now - days * DAY_MS);
+  const kept = await ctx.services.records.players.snapshots.history(
+    profile.player_id,
+    ctx.now - days * DAY_MS,
+  );
   const current = {
     playerId: profile.player_id,
     playerName: profile.player_name,

@@ -33,7 +33,6 @@ import { dangersOf } from '../src/features/roles/dangerous.ts';
 import { PENDING_RULE_MS, PendingRules, type PendingRule } from '../src/features/roles/pending.ts';
 import {
   MAX_RULES_PER_GUILD,
-  RoleRules,
   RULE_KINDS,
   type RuleKind,
   type RuleParams,
@@ -94,7 +93,7 @@ async function completeRules(ctx: CompletionContext): Promise<AutocompleteChoice
   const guildId = ctx.interaction.guildId;
   if (guildId === null) return [];
   const query = ctx.typed.trim().toLowerCase();
-  return (await new RoleRules(ctx.services.db).forGuild(guildId))
+  return (await ctx.services.records.roles.rules.forGuild(guildId))
     .map((rule) => ({ name: `${rule.id} · ${rule.kind}`, value: rule.id }))
     .filter((choice) => query === '' || choice.name.includes(query))
     .slice(0, 25);
@@ -166,7 +165,7 @@ async function paramsOf(
 
 /** Saves the rule and says so (or refuses when the server has its fill of rules). */
 async function saveRule(ctx: CommandContext | ComponentContext, fields: PendingRule) {
-  const rule = await new RoleRules(ctx.services.db).add(fields);
+  const rule = await ctx.services.records.roles.rules.add(fields);
   if (!rule) throw new UserError('roles:errors.limit', { max: MAX_RULES_PER_GUILD });
   ctx.services.log.info({ guild: fields.guildId, rule: rule.id, kind: rule.kind }, 'role rule added');
   return ctx.send({ ...renderRuleAdded(ctx.t, rule), components: [] });
@@ -215,7 +214,7 @@ export const command: Command<typeof data> = {
   async execute(ctx) {
     const { interaction, services, args } = ctx;
     const guild = requireRoleManager(interaction);
-    const rules = new RoleRules(services.db);
+    const rules = services.records.roles.rules;
     switch (args.subcommand) {
       case 'add': {
         if (!interaction.inCachedGuild()) throw new UserError('roles:errors.guildOnly');

@@ -3,8 +3,7 @@ import type { Command, CommandContext, CommandSpec, ComponentContext } from '../
 import { defineComponents } from '../src/discord/component-id.ts';
 import { pageOption, parsePage } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { GuildMembers } from '../src/players/members.ts';
-import { nameKey, SnapshotStore } from '../src/players/snapshots.ts';
+import { nameKey } from '../src/players/snapshots.ts';
 import {
   HISTORY_STATS,
   higherIsBetter,
@@ -47,8 +46,8 @@ export async function serverRanking(
   guildId: string,
   stat: HistoryStat,
 ): Promise<LeaderboardRow[]> {
-  const members = await new GuildMembers(ctx.services.db).linked(guildId);
-  const latest = await new SnapshotStore(ctx.services.db).latestByNames(members.map((m) => m.playerName));
+  const members = await ctx.services.records.players.members.linked(guildId);
+  const latest = await ctx.services.records.players.snapshots.latestByNames(members.map((m) => m.playerName));
   const scored = members.flatMap((member) => {
     const snapshot = latest.get(nameKey(member.playerName));
     const value = snapshot && statValue(snapshot.stats, stat);

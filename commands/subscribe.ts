@@ -13,7 +13,6 @@ import {
   requireManager,
 } from '../src/announcements/manage.ts';
 import type { Subscription } from '../src/announcements/model.ts';
-import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscribed } from '../src/announcements/render-subscriptions.ts';
 import { SUBSCRIBE_KINDS, subscribeKindNamed, subscriptionView } from './subscribe/kinds.ts';
 import { readOptionArgs } from '../src/discord/args.ts';
@@ -67,7 +66,7 @@ export const command: Command = {
       checkCallerRights(ctx.t, interaction, target, role);
     }
 
-    const repository = new SubscriptionRepository(services.db);
+    const repository = services.records.announcements.subscriptions;
     const identity = subscriptionIdentity(target.id, kind, options);
     const existing = await repository.forGuild(guild.id);
     const same = existing.find(

@@ -1,7 +1,6 @@
 import type { Command } from '../src/discord/command.ts';
 import { MANAGE_COMMAND_SCOPE, requireManager } from '../src/announcements/manage.ts';
 import { SUBSCRIBE_KINDS, subscriptionView } from './subscribe/kinds.ts';
-import { SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { renderSubscriptionList } from '../src/announcements/render-subscriptions.ts';
 import { trackKind } from '../src/features/tracking/kind.ts';
 import { REMIND_KIND } from '../src/features/turf/reminders/model.ts';
@@ -13,7 +12,7 @@ export const command: Command = {
   async execute(ctx) {
     const guild = requireManager(ctx.interaction);
     // Tracked players and turf reminders have lists of their own (`/track list`, `/remind list`).
-    const subscriptions = (await new SubscriptionRepository(ctx.services.db).forGuild(guild.id)).filter(
+    const subscriptions = (await ctx.services.records.announcements.subscriptions.forGuild(guild.id)).filter(
       (subscription) => subscription.kind !== trackKind.name && subscription.kind !== REMIND_KIND,
     );
     // Lines some kinds add from the store (a clan log's interval really kept).

@@ -2,7 +2,6 @@ import type { AutocompleteChoice, Command, CommandSpec, CompletionContext } from
 import { UserError } from '../src/core/user-error.ts';
 import { MANAGE_COMMAND_SCOPE, requireManager, subscriptionChoices } from '../src/announcements/manage.ts';
 import { subscriptionView } from './subscribe/kinds.ts';
-import { RefRepository, SubscriptionRepository } from '../src/announcements/repositories.ts';
 import { text } from '../src/render/common.ts';
 import { renderUnsubscribed } from '../src/announcements/render-subscriptions.ts';
 import { idOption } from '../src/discord/options.ts';
@@ -18,7 +17,7 @@ const data = {
 async function completeSubscriptions(ctx: CompletionContext): Promise<AutocompleteChoice[]> {
   const guildId = ctx.interaction.guildId;
   if (guildId === null) return [];
-  const subscriptions = await new SubscriptionRepository(ctx.services.db).forGuild(guildId);
+  const subscriptions = await ctx.services.records.announcements.subscriptions.forGuild(guildId);
   return subscriptionChoices(ctx.t, ctx.interaction, subscriptions, ctx.typed);
 }
 
@@ -29,12 +28,12 @@ export const command: Command<typeof data> = {
     const { interaction, services } = ctx;
     const guild = requireManager(interaction);
     const id = ctx.args.id.trim().toLowerCase();
-    const repository = new SubscriptionRepository(services.db);
+    const repository = services.records.announcements.subscriptions;
     const subscription = await repository.get(id);
     if (subscription?.guildId !== guild.id)
       throw new UserError('unsubscribe:errors.notFound', { id: text(id, 32) });
     await repository.delete(subscription.id);
-    await new RefRepository(services.db).deleteAll(subscription.id);
+    await services.records.announcements.refs.deleteAll(subscription.id);
     services.log.info({ guild: guild.id, subscription: subscription.id }, 'unsubscribed');
     await ctx.send(renderUnsubscribed(ctx.t, subscriptionView(ctx.t, subscription)));
   },

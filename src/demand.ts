@@ -12,13 +12,15 @@ import type { DemandReader } from './traffic/capacity.ts';
  * every feature that polls: features are handed this reader and never read each other's tables.
  */
 export function demandReader(db: Database): DemandReader {
+  const followedPlayers = new FollowedPlayers(db);
+  const alerts = new AlertRepository(db);
   return async (subscriptions) => {
     const tracked = trackedPlayers(subscriptions);
     const trackedByServer = new Map<string, number>();
     for (const entry of tracked.values())
       for (const owner of entry.owners) trackedByServer.set(owner, (trackedByServer.get(owner) ?? 0) + 1);
-    const followed = await new FollowedPlayers(db).count();
-    const skins = (await new AlertRepository(db).watchedSkins()).length;
+    const followed = await followedPlayers.count();
+    const skins = (await alerts.watchedSkins()).length;
     return {
       trackedByServer,
       linked: Math.max(0, followed - tracked.size),

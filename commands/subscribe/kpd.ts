@@ -1,7 +1,7 @@
 import { ForbiddenError } from '../../src/api/errors.ts';
 import { kpdKind } from '../../src/features/kpd/kind.ts';
 import { UserError } from '../../src/core/user-error.ts';
-import { keyStatusMessage, kpdKeys } from '../../src/features/kpd/keys.ts';
+import { keyStatusMessage } from '../../src/features/kpd/keys.ts';
 import { defineSubscribeKind } from './kind.ts';
 
 /** `/subscribe kpd channel`: refused while the guild has no working KPD key (checked with one call). */
@@ -12,7 +12,7 @@ export const subscribeKpd = defineSubscribeKind({
   async read(ctx) {
     const guildId = ctx.interaction.guildId;
     if (!guildId) throw new UserError('kpd:errors.guildOnly');
-    const result = await kpdKeys(ctx.services).withKey(guildId, async (key) => {
+    const result = await ctx.services.records.kpdKeys.withKey(guildId, async (key) => {
       try {
         await ctx.load('kpdLatestCalls', {}, { apiKey: key.apiKey });
       } catch (error) {

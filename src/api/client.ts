@@ -5,13 +5,11 @@ import { memoryBackend, ReplyCache, type CacheBackend } from './cache.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import {
   ApiError,
-  InvalidReplyError,
   LocalRefusalError,
   RateLimitedError,
   ReplyTooLargeError,
   TimeoutError,
   UpstreamError,
-  type ReplyIssue,
 } from './errors.ts';
 import {
   RateLimiter,
@@ -21,11 +19,10 @@ import {
   type Priority,
 } from '../traffic/rate-limit.ts';
 import type { SharedLimits } from '../traffic/index.ts';
-import { DEFAULT_MAX_JSON_DEPTH, prepareJson } from './json.ts';
-import { readReply, softRefusal } from './reply.ts';
+import { DEFAULT_MAX_JSON_DEPTH } from './json.ts';
+import { checkReply, readReplyInTurns } from './reply.ts';
 import { ReplyObservers } from './observers.ts';
 import { cacheKey, routeUrl } from './url.ts';
-import { heavyTurn, LARGE_REPLY_CHARS } from './turns.ts';
 import { decideRetry, defaultRetryPolicy, type RetryPolicy, type RetryState } from './retry.ts';
 import type { Host, ParamsOf, Refusable, ReplyOf, RouteDef } from './route.ts';
 import { routes, type RouteName, type Routes } from './routes/index.ts';
@@ -257,6 +254,7 @@ export class TierClient {
     }
   }
 
+  /** One request: a slot of the limiter, the request, its reply read and checked. */
   async #attempt(
     name: string,
     route: RouteDef,
@@ -267,30 +265,78 @@ export class TierClient {
     deadline: number,
   ): Promise<unknown> {
     const general = `${auth.identity}@${route.host}`;
-    const generalDefaults = route.tier === 'developer' ? this.#generalLimit : UNLIMITED;
-    const ownWindow = this.#ownWindows.get(name);
-    const own = ownWindow ? `${general}#${name}` : undefined;
-    const buckets = [{ name: general, defaults: generalDefaults }];
-    if (own && ownWindow) buckets.push({ name: own, defaults: ownWindow });
-
-    let release;
+    const own = this.#ownWindows.has(name) ? `${general}#${name}` : undefined;
+    const release = await this.#acquire(name, route, general, own, options, deadline);
+    const started = this.#clock.now();
+    let response: HttpResponse;
     try {
-      release = await this.#limiter.acquire(buckets, options.priority ?? 'interactive', deadline);
+      response = await this.#send(name, url, auth, options, Math.min(timeoutMs, deadline - started));
+    } finally {
+      release();
+    }
+    this.#options.metrics?.upstream(name, response.status);
+    this.#options.logger?.debug(
+      { route: name, status: response.status, ms: this.#clock.now() - started },
+      'upstream reply',
+    );
+    const described = this.#learnWindow(name, response, general, own);
+    const seen = windowFromHeaders(response.headers);
+    if (seen && route.tier === 'developer' && options.apiKey === undefined)
+      this.#options.metrics?.budgetSeen(described === general ? 'general' : name, seen);
+    let data: unknown;
+    try {
+      data = await readReplyInTurns(response, {
+        host: route.host,
+        tier: route.tier,
+        route: name,
+        nowMs: this.#clock.now(),
+        maxDepth: this.#options.maxReplyDepth ?? DEFAULT_MAX_JSON_DEPTH,
+      });
+    } catch (error) {
+      if (error instanceof RateLimitedError)
+        this.#limiter.exhaust(described, this.#clock.now() + error.retryAfterMs);
+      throw error;
+    }
+    return checkReply(route, name, data);
+  }
+
+  /** A slot in the key's general window, and in the route's own when it has one; refused as rate limited. */
+  async #acquire(
+    name: string,
+    route: RouteDef,
+    general: string,
+    own: string | undefined,
+    options: CallOptions,
+    deadline: number,
+  ): Promise<() => void> {
+    const buckets = [
+      { name: general, defaults: route.tier === 'developer' ? this.#generalLimit : UNLIMITED },
+    ];
+    const ownWindow = this.#ownWindows.get(name);
+    if (own && ownWindow) buckets.push({ name: own, defaults: ownWindow });
+    try {
+      return await this.#limiter.acquire(buckets, options.priority ?? 'interactive', deadline);
     } catch (error) {
       if (error instanceof WaitRefusedError)
         throw new RateLimitedError(error.message, error.retryAfterMs, name);
       throw error;
     }
+  }
 
-    const budget = Math.min(timeoutMs, deadline - this.#clock.now());
+  /** The request itself, within `budget` ms; a failure to get a reply as the API's typed errors. */
+  async #send(
+    name: string,
+    url: URL,
+    auth: Authorization,
+    options: CallOptions,
+    budget: number,
+  ): Promise<HttpResponse> {
     const timeout = AbortSignal.timeout(Math.max(1, budget));
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const started = this.#clock.now();
-    let response: HttpResponse;
     try {
       this.#upstreamCalls += 1;
       options.onAttempt?.();
-      response = await this.#transport.send({
+      return await this.#transport.send({
         url,
         headers: auth.headers,
         signal,
@@ -306,63 +352,7 @@ export class TierClient {
         throw new TimeoutError(`No reply within ${budget} ms`, budget, name);
       }
       throw new UpstreamError('Could not reach the game API', undefined, name, { cause: error });
-    } finally {
-      release();
     }
-    this.#options.metrics?.upstream(name, response.status);
-    this.#options.logger?.debug(
-      { route: name, status: response.status, ms: this.#clock.now() - started },
-      'upstream reply',
-    );
-    const described = this.#learnWindow(name, response, general, own);
-    const seen = windowFromHeaders(response.headers);
-    if (seen && route.tier === 'developer' && options.apiKey === undefined)
-      this.#options.metrics?.budgetSeen(described === general ? 'general' : name, seen);
-
-    // Large replies are parsed and checked one step per turn of the event loop, one reply at a time, so
-    // several arriving together never hold the loop for long.
-    const large = response.text.length > LARGE_REPLY_CHARS;
-    const maxDepth = this.#options.maxReplyDepth ?? DEFAULT_MAX_JSON_DEPTH;
-    let prepared = false;
-    if (large) {
-      await heavyTurn();
-      try {
-        response = { ...response, text: prepareJson(response.text, maxDepth) };
-        prepared = true;
-      } catch {
-        // Too deep: readReply refuses it exactly as it refuses a small one.
-      }
-      await heavyTurn();
-    }
-    let data: unknown;
-    try {
-      data = readReply(response, {
-        host: route.host,
-        tier: route.tier,
-        route: name,
-        nowMs: this.#clock.now(),
-        maxDepth,
-        prepared,
-      });
-    } catch (error) {
-      if (error instanceof RateLimitedError)
-        this.#limiter.exhaust(described, this.#clock.now() + error.retryAfterMs);
-      throw error;
-    }
-    if (large) await heavyTurn();
-    if (route.soft) {
-      const refusal = softRefusal(data);
-      if (refusal !== undefined) return { refused: true, message: refusal.slice(0, 200) };
-    }
-    const checked = route.reply.safeParse(data);
-    if (!checked.success) {
-      const issues: ReplyIssue[] = checked.error.issues.map((issue) => ({
-        path: issue.path.join('.'),
-        message: issue.message,
-      }));
-      throw new InvalidReplyError('The reply does not match its schema', issues, name);
-    }
-    return route.soft ? { refused: false, value: checked.data } : checked.data;
   }
 
   /**

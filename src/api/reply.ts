@@ -10,9 +10,10 @@ import {
   UpstreamError,
   type ForbiddenReason,
 } from './errors.ts';
-import { JsonTooDeepError, parseJson } from './json.ts';
-import type { Host, Tier } from './route.ts';
+import { DEFAULT_MAX_JSON_DEPTH, JsonTooDeepError, parseJson, prepareJson } from './json.ts';
+import type { Host, RouteDef, Tier } from './route.ts';
 import type { HttpResponse } from './transport.ts';
+import { heavyTurn, LARGE_REPLY_CHARS } from './turns.ts';
 
 /**
  * Reads a reply according to its host's conventions: the `{data, error}` envelope on `{base_url}`,
@@ -53,6 +54,50 @@ export function readReply(response: HttpResponse, context: ReplyContext): unknow
       }
       return body.data;
   }
+}
+
+/**
+ * {@link readReply}, with a large reply parsed and checked one step per turn of the event loop, one reply
+ * at a time, so that several arriving together never hold the loop for long.
+ */
+export async function readReplyInTurns(
+  response: HttpResponse,
+  context: Omit<ReplyContext, 'prepared'>,
+): Promise<unknown> {
+  const large = response.text.length > LARGE_REPLY_CHARS;
+  const maxDepth = context.maxDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  let prepared = false;
+  let read = response;
+  if (large) {
+    await heavyTurn();
+    try {
+      read = { ...response, text: prepareJson(response.text, maxDepth) };
+      prepared = true;
+    } catch {
+      // Too deep: readReply refuses it exactly as it refuses a small one.
+    }
+    await heavyTurn();
+  }
+  const data = readReply(read, { ...context, maxDepth, prepared });
+  if (large) await heavyTurn();
+  return data;
+}
+
+/** The route's reply checked against its schema; a soft route's refusal is passed on as one. */
+export function checkReply(route: RouteDef, name: string, data: unknown): unknown {
+  if (route.soft) {
+    const refusal = softRefusal(data);
+    if (refusal !== undefined) return { refused: true, message: refusal.slice(0, 200) };
+  }
+  const checked = route.reply.safeParse(data);
+  if (!checked.success) {
+    const issues = checked.error.issues.map((issue) => ({
+      path: issue.path.join('.'),
+      message: issue.message,
+    }));
+    throw new InvalidReplyError('The reply does not match its schema', issues, name);
+  }
+  return route.soft ? { refused: false, value: checked.data } : checked.data;
 }
 
 /** The soft refusal some routes answer with status 200 (the wild offer that is not available). */

@@ -2,7 +2,6 @@ import type { REST } from 'discord.js';
 import type { Services } from '../../services.ts';
 import type { PlayerProfile } from '../../api/schemas/index.ts';
 import type { RefreshHook } from '../../players/followed.ts';
-import { GuildMembers } from '../../players/members.ts';
 import { statsOf } from '../../players/stats.ts';
 import type { FreshNumbers } from '../../players/accounts.ts';
 import { linksAfterMissing, linksAfterRefresh } from '../../players/link-refresh.ts';
@@ -17,14 +16,14 @@ const MAX_USERS_PER_REFRESH = 100;
  * command's: the next refresh or `/roles sync` brings the roles in line.
  */
 export async function syncAfterLinkChange(
-  services: Pick<Services, 'db' | 'clock' | 'log'>,
+  services: Pick<Services, 'db' | 'records' | 'clock' | 'log'>,
   rest: REST,
   userId: string,
   guildId: string | null,
   fresh?: FreshNumbers,
 ): Promise<void> {
   try {
-    if (guildId !== null) await new GuildMembers(services.db).seen(guildId, userId, services.clock.now());
+    if (guildId !== null) await services.records.players.members.seen(guildId, userId, services.clock.now());
     const syncer = new RoleSyncer({ db: services.db, rest, clock: services.clock, log: services.log });
     const changes = await syncer.syncUser(userId, fresh);
     if (changes > 0) services.log.info({ userId, changes }, 'roles follow a link change');

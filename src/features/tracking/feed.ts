@@ -73,6 +73,7 @@ export class PlayersFeed implements Source {
   readonly name = PLAYERS_SOURCE;
   readonly #deps: PlayersFeedDeps;
   readonly #followed: FollowedPlayers;
+  readonly #snapshots: SnapshotStore;
   /** Names this process has made sure are in the table. */
   readonly #known = new Set<string>();
   #linkedSynced = false;
@@ -81,6 +82,7 @@ export class PlayersFeed implements Source {
   constructor(deps: PlayersFeedDeps) {
     this.#deps = deps;
     this.#followed = new FollowedPlayers(deps.db);
+    this.#snapshots = new SnapshotStore(deps.db);
   }
 
   wanted(): boolean {
@@ -147,7 +149,7 @@ export class PlayersFeed implements Source {
     const now = this.#deps.clock.now();
     if (now - this.#prunedAt < HOUR_MS) return;
     this.#prunedAt = now;
-    const removed = await new SnapshotStore(this.#deps.db).prune(now);
+    const removed = await this.#snapshots.prune(now);
     if (removed > 0) this.#deps.log.debug({ removed }, 'pruned old snapshots');
   }
 

@@ -9,7 +9,6 @@ import { announcementChannel, checkBotPermissions, newSubscription } from '../..
 import { NotFoundError } from '../../../api/errors.ts';
 import { numberOption, stringOption, subscriptionIdentity } from '../../../announcements/kinds/kind.ts';
 import type { Subscription } from '../../../announcements/model.ts';
-import { RefRepository, SubscriptionRepository } from '../../../announcements/repositories.ts';
 import { UserError } from '../../../core/user-error.ts';
 import { checkCallerRights } from '../../../discord/caller-rights.ts';
 import type { Loader } from '../../../discord/command.ts';
@@ -122,7 +121,7 @@ export async function setReminder(ctx: Context, input: ReminderInput): Promise<v
     before,
     ...(role ? { roleId: role.id } : {}),
   };
-  const repository = new SubscriptionRepository(services.db);
+  const repository = services.records.announcements.subscriptions;
   const identity = subscriptionIdentity(channel.id, remindKind, options);
   const same = reminders(await repository.forGuild(guild.id)).find(
     (s) =>
@@ -161,7 +160,7 @@ export async function setReminder(ctx: Context, input: ReminderInput): Promise<v
 /** `/remind list`: the server's reminders, each with its last post. */
 export async function listReminders(ctx: Context): Promise<void> {
   const guild = managerGuild(ctx.interaction);
-  const mine = reminders(await new SubscriptionRepository(ctx.services.db).forGuild(guild.id));
+  const mine = reminders(await ctx.services.records.announcements.subscriptions.forGuild(guild.id));
   const last = await new ReminderRuns(ctx.services.db).latest(mine.map((s) => s.id));
   const views = mine.map((s) => ({ ...viewOf(s), last: last.get(s.id) }));
   await ctx.send(renderReminderList(ctx.t, views, MAX_REMINDERS));
@@ -170,14 +169,14 @@ export async function listReminders(ctx: Context): Promise<void> {
 /** `/remind remove id`: one of this server's reminders (never another server's, nor another kind). */
 export async function removeReminder(ctx: Context, id: string): Promise<void> {
   const guild = managerGuild(ctx.interaction);
-  const { db, log } = ctx.services;
+  const { db, log, records } = ctx.services;
   const wanted = id.trim().toLowerCase();
-  const repository = new SubscriptionRepository(db);
+  const repository = records.announcements.subscriptions;
   const subscription = await repository.get(wanted);
   if (subscription?.guildId !== guild.id || subscription.kind !== REMIND_KIND)
     throw new UserError('remind:errors.notFound', { id: text(wanted, 32) });
   await repository.delete(subscription.id);
-  await new RefRepository(db).deleteAll(subscription.id);
+  await records.announcements.refs.deleteAll(subscription.id);
   await new ReminderRuns(db).forget(subscription.id);
   log.info({ guild: guild.id, subscription: subscription.id }, 'turf reminder removed');
   await ctx.send(renderReminderRemoved(ctx.t, viewOf(subscription)));
@@ -189,7 +188,7 @@ export const completeReminderId: Completer = async (ctx) => {
   const guildId = ctx.interaction.guildId;
   if (guildId === null) return [];
   const query = ctx.typed.trim().toLowerCase();
-  const mine = reminders(await new SubscriptionRepository(ctx.services.db).forGuild(guildId));
+  const mine = reminders(await ctx.services.records.announcements.subscriptions.forGuild(guildId));
   return mine
     .map((s) => {
       const view = viewOf(s);
