@@ -1,15 +1,16 @@
 import { unrefSleep } from '../core/clock.ts';
 import { randomUUID } from 'node:crypto';
-import type { Interaction } from 'discord.js';
+import type { AutocompleteInteraction, Interaction } from 'discord.js';
 import type { Clock } from '../core/clock.ts';
 import { ApiError } from '../api/errors.ts';
-import { pickLocale } from '../i18n/index.ts';
+import { pickLocale, type Translator } from '../i18n/index.ts';
 import { renderError } from '../render/errors.ts';
 import type { ReplyPayload } from '../render/payload.ts';
+import type { Logger } from 'pino';
 import { truncate } from '../render/text.ts';
 import { isStoreError } from '../store/index.ts';
 import type { CommandKind, CommandOutcome, CommandRecorder } from '../metrics/recorders.ts';
-import type { AutocompleteChoice, Command, CompletionContext, Loader } from './command.ts';
+import type { AutocompleteChoice, Command, CommandContext, CompletionContext, Loader } from './command.ts';
 import { completerOf, focusedCompletion, type Completers } from './completion.ts';
 import type { Services } from '../services.ts';
 import { readArgs } from './args.ts';
@@ -96,30 +97,7 @@ export class InteractionRouter {
     const t = services.translations.for(pickLocale(interaction.locale, interaction.guildLocale));
     const now = services.clock.now();
     const log = services.log.child({ interaction: interaction.id });
-
-    if (interaction.isAutocomplete()) {
-      const command = this.#commands.get(interaction.commandName);
-      let outcome: CommandOutcome = 'ok';
-      try {
-        const found = command
-          ? await this.#within(this.#deferAfterMs, this.#complete(command, { interaction, services, t, now }))
-          : [];
-        if (found === TIMED_OUT) {
-          log.warn({ command: interaction.commandName }, 'autocomplete too slow');
-          outcome = 'timeout';
-        }
-        const choices = found === TIMED_OUT ? [] : found;
-        await interaction.respond(
-          choices.slice(0, 25).map((c) => ({ name: truncate(c.name, 100), value: c.value })),
-        );
-      } catch (error) {
-        log.warn({ err: error, command: interaction.commandName }, 'autocomplete failed');
-        outcome = 'failed';
-        await interaction.respond([]).catch(() => undefined);
-      }
-      this.#record(command, 'autocomplete', outcome, now);
-      return;
-    }
+    if (interaction.isAutocomplete()) return this.#autocomplete(interaction, t, now, log);
     const answerable: AnswerableInteraction | undefined =
       interaction.isChatInputCommand() ||
       interaction.isButton() ||
@@ -129,8 +107,59 @@ export class InteractionRouter {
         : undefined;
     if (!answerable) return;
     const responder = new Responder(answerable);
-    const loader = this.#loader(responder, log);
-    // Whatever the handler waits for (a store that hangs, a slow lookup), Discord gets its first response in time.
+    const watchdog = this.#watch(responder, log);
+    // The command the interaction was for, once known: its name is the label, never what the user sent.
+    const handled: { command?: Command | undefined } = {};
+    let outcome: CommandOutcome = 'ok';
+    try {
+      if (this.#closing) throw new UserError('common:errors.restarting');
+      const context = { services, t, now, ...this.#loader(responder, log) };
+      await this.#run(answerable, context, handled, log);
+      if (!responder.answered) throw new Error('handler finished without answering');
+    } catch (error) {
+      outcome = outcomeOf(error);
+      await this.#fail(responder, this.#shown(error, t, log), log);
+    } finally {
+      watchdog.abort();
+      this.#record(handled.command, kindOf(answerable), outcome, now);
+    }
+  }
+
+  /** Autocomplete: the command's choices within the time Discord gives, none when too slow or failing. */
+  async #autocomplete(
+    interaction: AutocompleteInteraction,
+    t: Translator,
+    now: number,
+    log: Logger,
+  ): Promise<void> {
+    const services = this.#services;
+    const command = this.#commands.get(interaction.commandName);
+    let outcome: CommandOutcome = 'ok';
+    try {
+      const found = command
+        ? await this.#within(this.#deferAfterMs, this.#complete(command, { interaction, services, t, now }))
+        : [];
+      if (found === TIMED_OUT) {
+        log.warn({ command: interaction.commandName }, 'autocomplete too slow');
+        outcome = 'timeout';
+      }
+      const choices = found === TIMED_OUT ? [] : found;
+      await interaction.respond(
+        choices.slice(0, 25).map((c) => ({ name: truncate(c.name, 100), value: c.value })),
+      );
+    } catch (error) {
+      log.warn({ err: error, command: interaction.commandName }, 'autocomplete failed');
+      outcome = 'failed';
+      await interaction.respond([]).catch(() => undefined);
+    }
+    this.#record(command, 'autocomplete', outcome, now);
+  }
+
+  /**
+   * Whatever the handler waits for (a store that hangs, a slow lookup), Discord gets its first response
+   * in time: an interaction still unanswered after `deferAfterMs` is deferred. Aborted once handled.
+   */
+  #watch(responder: Responder, log: Logger): AbortController {
     const watchdog = new AbortController();
     void this.#sleep(this.#deferAfterMs, watchdog.signal).then(
       () => {
@@ -141,54 +170,52 @@ export class InteractionRouter {
       },
       () => undefined,
     );
+    return watchdog;
+  }
 
-    // The command the interaction was for, once known: its name is the label, never what the user sent.
-    let handled: Command | undefined;
-    let outcome: CommandOutcome = 'ok';
-    try {
-      if (this.#closing) throw new UserError('common:errors.restarting');
-      if (answerable.isChatInputCommand()) {
-        const command = this.#commands.get(answerable.commandName);
-        handled = command;
-        if (!command) throw new UserError('common:errors.unknownCommand');
-        log.debug(
-          { command: answerable.commandName, sub: answerable.options.getSubcommand(false) },
-          'command',
-        );
-        const args = readArgs(answerable.options, command.data);
-        await command.execute({ interaction: answerable, services, t, now, args, ...loader });
-      } else {
-        const id = decodeComponentId(answerable.customId);
-        const command = id && this.#commands.get(id.command);
-        handled = command;
-        if (!id || !command) throw new UserError('common:errors.unknownComponent');
-        if (id.expiresAt <= now) throw new UserError('common:errors.expired');
-        if (answerable.isModalSubmit()) {
-          if (!command.modal) throw new UserError('common:errors.unknownComponent');
-          await command.modal({ interaction: answerable, services, t, now, id, ...loader });
-        } else if (answerable.isButton() || answerable.isStringSelectMenu()) {
-          if (!command.component) throw new UserError('common:errors.unknownComponent');
-          await command.component({ interaction: answerable, services, t, now, id, ...loader });
-        }
-      }
-      if (!responder.answered) throw new Error('handler finished without answering');
-    } catch (error) {
-      const incident = randomUUID().slice(0, 8);
-      let shown = error;
-      outcome = outcomeOf(error);
-      if (isStoreError(error)) {
-        log.warn({ err: error }, 'interaction failed: the store is not answering');
-        shown = new UserError('common:errors.storeDown');
-      } else if (!(error instanceof UserError) && !(error instanceof ApiError)) {
-        log.error({ err: error, incident }, 'interaction failed');
-      } else {
-        log.debug({ err: error }, 'interaction refused');
-      }
-      await this.#fail(responder, renderError(shown, t, incident), log);
-    } finally {
-      watchdog.abort();
-      this.#record(handled, kindOf(answerable), outcome, now);
+  /** Calls the handler the interaction is for: a slash command's `execute`, or a component's or modal's. */
+  async #run(
+    answerable: AnswerableInteraction,
+    context: Omit<CommandContext, 'interaction' | 'args'>,
+    handled: { command?: Command | undefined },
+    log: Logger,
+  ): Promise<void> {
+    if (answerable.isChatInputCommand()) {
+      const command = this.#commands.get(answerable.commandName);
+      handled.command = command;
+      if (!command) throw new UserError('common:errors.unknownCommand');
+      log.debug({ command: answerable.commandName, sub: answerable.options.getSubcommand(false) }, 'command');
+      const args = readArgs(answerable.options, command.data);
+      await command.execute({ interaction: answerable, ...context, args });
+      return;
     }
+    const id = decodeComponentId(answerable.customId);
+    const command = id && this.#commands.get(id.command);
+    handled.command = command;
+    if (!id || !command) throw new UserError('common:errors.unknownComponent');
+    if (id.expiresAt <= context.now) throw new UserError('common:errors.expired');
+    if (answerable.isModalSubmit()) {
+      if (!command.modal) throw new UserError('common:errors.unknownComponent');
+      await command.modal({ interaction: answerable, ...context, id });
+    } else if (answerable.isButton() || answerable.isStringSelectMenu()) {
+      if (!command.component) throw new UserError('common:errors.unknownComponent');
+      await command.component({ interaction: answerable, ...context, id });
+    }
+  }
+
+  /** The reply a failure gets; an unexpected one is logged with an incident id the reply shows too. */
+  #shown(error: unknown, t: Translator, log: Logger): ReplyPayload {
+    const incident = randomUUID().slice(0, 8);
+    let shown = error;
+    if (isStoreError(error)) {
+      log.warn({ err: error }, 'interaction failed: the store is not answering');
+      shown = new UserError('common:errors.storeDown');
+    } else if (!(error instanceof UserError) && !(error instanceof ApiError)) {
+      log.error({ err: error, incident }, 'interaction failed');
+    } else {
+      log.debug({ err: error }, 'interaction refused');
+    }
+    return renderError(shown, t, incident);
   }
 
   /**

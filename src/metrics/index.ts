@@ -142,6 +142,12 @@ export class Metrics implements CommandRecorder, UpstreamRecorder {
     this.#budget = () => this.#observedBudget();
     this.#readTimeoutMs = options.readTimeoutMs ?? 2_000;
     this.#sleep = options.sleep ?? unrefSleep;
+    this.#budgetGauges();
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** What is left of the key's rate windows, and their limits, read at scrape time. */
+  #budgetGauges(): void {
     const budgetGauge = (name: string, help: string, pick: (reading: BudgetReading) => number) =>
       new ReadGauge({
         name,
@@ -164,7 +170,6 @@ export class Metrics implements CommandRecorder, UpstreamRecorder {
       'Requests allowed per game API rate window of the process key.',
       (reading) => reading.limit,
     );
-    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
   command(name: string, kind: CommandKind, outcome: CommandOutcome, seconds: number): void {

@@ -74,171 +74,209 @@ export function shardEntry(moduleUrl: string = import.meta.url): ShardEntry {
 }
 
 export function startShardFleet(options: ShardFleetOptions): ShardFleet {
-  const { plan, log } = options;
-  const clock = options.clock ?? systemClock;
-  const entry = options.entry ?? shardEntry();
-  const spawnDelayMs = options.spawnDelayMs ?? 5_500;
-  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
-  const stopTimeoutMs = options.stopTimeoutMs ?? 15_000;
-  const stopping = new AbortController();
-  const states = new Map<number, ShardState>();
-  const budgets = new Map<number, RespawnBudget>();
-  let markAllReady: () => void = () => undefined;
-  const allReady = new Promise<void>((resolve, reject) => {
-    markAllReady = resolve;
-    stopping.signal.addEventListener('abort', () => reject(new Error('the shards stopped')), { once: true });
-  });
-  allReady.catch(() => undefined);
+  return new Fleet(options);
+}
 
-  const manager = keepingEnvironment(
-    () =>
-      new ShardingManager(entry.file, {
-        totalShards: plan.total,
-        shardList: [...plan.ids],
-        mode: 'process',
-        // Respawning is ours (bounded, with back-off); the manager's would restart a crash loop at once.
-        respawn: false,
-        execArgv: [...entry.execArgv],
-        token: options.token,
-      }),
+/** Resolves when every shard of `group` is ready or dead, or `readyTimeoutMs` passed, or `stopping`. */
+async function settled(
+  group: readonly Shard[],
+  readyTimeoutMs: number,
+  stopping: AbortSignal,
+): Promise<void> {
+  const pending = group.filter((shard) => !shard.ready);
+  const timeout = new AbortController();
+  const waits = pending.map((shard) =>
+    Promise.race([
+      once(shard, 'ready', { signal: timeout.signal }),
+      once(shard, 'death', { signal: timeout.signal }),
+    ]),
   );
+  try {
+    await Promise.race([
+      Promise.all(waits),
+      unrefSleep(readyTimeoutMs, timeout.signal),
+      once(stopping, 'abort', { signal: timeout.signal }),
+    ]);
+  } catch {
+    // aborted below
+  } finally {
+    timeout.abort();
+  }
+}
 
-  const setState = (id: number, state: ShardState) => {
-    if (states.get(id) === state) return;
-    states.set(id, state);
-    options.onState?.(id, state);
-    if (plan.ids.every((shardId) => states.get(shardId) === 'ready')) markAllReady();
-  };
+/** SIGTERM (without the manager's respawn), then SIGKILL when the process has not exited in time. */
+async function stopShard(shard: Shard, stopTimeoutMs: number, log: Logger): Promise<void> {
+  const child = shard.process;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit').then(() => undefined);
+  shard.kill();
+  const timer = new AbortController();
+  const late = unrefSleep(stopTimeoutMs, timer.signal).then(
+    () => true,
+    () => false,
+  );
+  if (await Promise.race([exited.then(() => false), late])) {
+    log.warn({ shard: shard.id }, 'shard process did not stop in time: killing it');
+    child.kill('SIGKILL');
+    await exited;
+  }
+  timer.abort();
+}
 
-  const respawnLater = async (shard: Shard) => {
-    const budget = budgets.get(shard.id) ?? new RespawnBudget(options.respawn ?? DEFAULT_RESPAWN_LIMITS);
-    budgets.set(shard.id, budget);
-    const decision = budget.died(clock.now());
+class Fleet implements ShardFleet {
+  readonly plan: ShardPlan;
+  readonly allReady: Promise<void>;
+  readonly #options: ShardFleetOptions;
+  readonly #log: Logger;
+  readonly #clock: Clock;
+  readonly #stopping = new AbortController();
+  readonly #states = new Map<number, ShardState>();
+  readonly #budgets = new Map<number, RespawnBudget>();
+  readonly #manager: ShardingManager;
+  readonly #spawning: Promise<void>;
+  #markAllReady: () => void = () => undefined;
+  #stopped: Promise<void> | undefined;
+
+  constructor(options: ShardFleetOptions) {
+    this.#options = options;
+    this.plan = options.plan;
+    this.#log = options.log;
+    this.#clock = options.clock ?? systemClock;
+    this.allReady = new Promise<void>((resolve, reject) => {
+      this.#markAllReady = resolve;
+      this.#stopping.signal.addEventListener('abort', () => reject(new Error('the shards stopped')), {
+        once: true,
+      });
+    });
+    this.allReady.catch(() => undefined);
+    const entry = options.entry ?? shardEntry();
+    this.#manager = keepingEnvironment(
+      () =>
+        new ShardingManager(entry.file, {
+          totalShards: this.plan.total,
+          shardList: [...this.plan.ids],
+          mode: 'process',
+          // Respawning is ours (bounded, with back-off); the manager's would restart a crash loop at once.
+          respawn: false,
+          execArgv: [...entry.execArgv],
+          token: options.token,
+        }),
+    );
+    this.#manager.on('shardCreate', (shard) => this.#follow(shard));
+    this.#spawning = this.#spawnAll().catch((error: unknown) => {
+      if (!this.#stopping.signal.aborted) this.#log.error({ err: error }, 'could not start the shards');
+    });
+    this.#log.info({ total: this.plan.total, ids: this.plan.ids }, 'starting shards');
+  }
+
+  states(): ReadonlyMap<number, ShardState> {
+    return new Map(this.#states);
+  }
+
+  ready(): boolean {
+    return this.plan.ids.every((id) => this.#states.get(id) === 'ready');
+  }
+
+  pids(): ReadonlyMap<number, number> {
+    const pids = new Map<number, number>();
+    for (const shard of this.#manager.shards.values()) {
+      if (shard.process?.pid !== undefined) pids.set(shard.id, shard.process.pid);
+    }
+    return pids;
+  }
+
+  async metrics(timeoutMs: number): Promise<unknown[]> {
+    const live = [...this.#manager.shards.values()].filter((shard) => shard.process !== null);
+    const snapshots = await Promise.all(live.map((shard) => requestMetrics(shard, timeoutMs)));
+    return snapshots.filter((snapshot) => snapshot !== undefined);
+  }
+
+  stop(): Promise<void> {
+    this.#stopped ??= (async () => {
+      this.#stopping.abort(new Error('stopping'));
+      await this.#spawning;
+      const stopTimeoutMs = this.#options.stopTimeoutMs ?? 15_000;
+      await Promise.all(
+        [...this.#manager.shards.values()].map((shard) => stopShard(shard, stopTimeoutMs, this.#log)),
+      );
+      this.#log.info('shards stopped');
+    })();
+    return this.#stopped;
+  }
+
+  /** Groups of `maxConcurrency` shards, each after the previous one settled and `spawnDelayMs` more. */
+  async #spawnAll(): Promise<void> {
+    const { plan } = this;
+    const spawnDelayMs = this.#options.spawnDelayMs ?? 5_500;
+    const readyTimeoutMs = this.#options.readyTimeoutMs ?? 60_000;
+    const stopping = this.#stopping.signal;
+    const size = Math.max(1, plan.maxConcurrency);
+    for (let start = 0; start < plan.ids.length && !stopping.aborted; start += size) {
+      if (start > 0 && spawnDelayMs > 0) await this.#clock.sleep(spawnDelayMs, stopping);
+      const group = plan.ids.slice(start, start + size).map((id) => this.#manager.createShard(id));
+      for (const shard of group) await shard.spawn(-1);
+      await settled(group, readyTimeoutMs, stopping);
+    }
+  }
+
+  /** A new shard's environment, and its state following its events. */
+  #follow(shard: Shard): void {
+    const log = this.#log;
+    shard.env = shardEnvironment(this.#options.env, shard.id, this.plan.total, this.#options.token);
+    shard.on('spawn', () => {
+      this.#setState(shard.id, 'starting');
+      log.info({ shard: shard.id, pid: shard.process?.pid }, 'shard process started');
+    });
+    shard.on('ready', () => {
+      this.#setState(shard.id, 'ready');
+      log.info({ shard: shard.id }, 'shard ready');
+    });
+    shard.on('resume', () => this.#setState(shard.id, 'ready'));
+    shard.on('reconnecting', () => this.#setState(shard.id, 'reconnecting'));
+    shard.on('disconnect', () => {
+      this.#setState(shard.id, 'disconnected');
+      log.warn({ shard: shard.id }, 'shard disconnected');
+    });
+    shard.on('death', (child) => {
+      this.#setState(shard.id, 'dead');
+      if (this.#stopping.signal.aborted) return;
+      const exit = 'exitCode' in child ? { code: child.exitCode, signal: child.signalCode } : {};
+      log.warn({ shard: shard.id, ...exit }, 'shard process exited');
+      void this.#respawnLater(shard);
+    });
+    shard.on('error', (error) => log.error({ err: error, shard: shard.id }, 'shard error'));
+    // A user's "forget my token" reaches every shard process, whichever one the user asked.
+    relayForgets(shard, () => this.#manager.shards.values());
+  }
+
+  #setState(id: number, state: ShardState): void {
+    if (this.#states.get(id) === state) return;
+    this.#states.set(id, state);
+    this.#options.onState?.(id, state);
+    if (this.ready()) this.#markAllReady();
+  }
+
+  /** A dead shard starts again after its budget's back-off, unless it died too often (then it stays down). */
+  async #respawnLater(shard: Shard): Promise<void> {
+    const log = this.#log;
+    const budget =
+      this.#budgets.get(shard.id) ?? new RespawnBudget(this.#options.respawn ?? DEFAULT_RESPAWN_LIMITS);
+    this.#budgets.set(shard.id, budget);
+    const decision = budget.died(this.#clock.now());
     if (!decision.respawn) {
       log.error({ shard: shard.id, deaths: decision.deaths }, 'shard keeps dying: giving up on it');
-      options.onGiveUp?.(shard.id);
+      this.#options.onGiveUp?.(shard.id);
       return;
     }
     log.warn({ shard: shard.id, deaths: decision.deaths, inMs: decision.delayMs }, 'shard died: respawning');
     try {
-      await clock.sleep(decision.delayMs, stopping.signal);
+      await this.#clock.sleep(decision.delayMs, this.#stopping.signal);
     } catch {
       return;
     }
-    if (stopping.signal.aborted) return;
+    if (this.#stopping.signal.aborted) return;
     await shard
       .spawn(-1)
       .catch((error: unknown) => log.error({ err: error, shard: shard.id }, 'respawn failed'));
-  };
-
-  manager.on('shardCreate', (shard) => {
-    shard.env = shardEnvironment(options.env, shard.id, plan.total, options.token);
-    shard.on('spawn', () => {
-      setState(shard.id, 'starting');
-      log.info({ shard: shard.id, pid: shard.process?.pid }, 'shard process started');
-    });
-    shard.on('ready', () => {
-      setState(shard.id, 'ready');
-      log.info({ shard: shard.id }, 'shard ready');
-    });
-    shard.on('resume', () => setState(shard.id, 'ready'));
-    shard.on('reconnecting', () => setState(shard.id, 'reconnecting'));
-    shard.on('disconnect', () => {
-      setState(shard.id, 'disconnected');
-      log.warn({ shard: shard.id }, 'shard disconnected');
-    });
-    shard.on('death', (child) => {
-      setState(shard.id, 'dead');
-      if (stopping.signal.aborted) return;
-      const exit = 'exitCode' in child ? { code: child.exitCode, signal: child.signalCode } : {};
-      log.warn({ shard: shard.id, ...exit }, 'shard process exited');
-      void respawnLater(shard);
-    });
-    shard.on('error', (error) => log.error({ err: error, shard: shard.id }, 'shard error'));
-    // A user's "forget my token" reaches every shard process, whichever one the user asked.
-    relayForgets(shard, () => manager.shards.values());
-  });
-
-  /** Resolves when every shard of `group` is ready or dead, or `readyTimeoutMs` passed, or stop. */
-  const settled = async (group: readonly Shard[]) => {
-    const pending = group.filter((shard) => !shard.ready);
-    const timeout = new AbortController();
-    const waits = pending.map((shard) =>
-      Promise.race([
-        once(shard, 'ready', { signal: timeout.signal }),
-        once(shard, 'death', { signal: timeout.signal }),
-      ]),
-    );
-    try {
-      await Promise.race([
-        Promise.all(waits),
-        unrefSleep(readyTimeoutMs, timeout.signal),
-        once(stopping.signal, 'abort', { signal: timeout.signal }),
-      ]);
-    } catch {
-      // aborted below
-    } finally {
-      timeout.abort();
-    }
-  };
-
-  const spawning = (async () => {
-    const size = Math.max(1, plan.maxConcurrency);
-    for (let start = 0; start < plan.ids.length && !stopping.signal.aborted; start += size) {
-      if (start > 0 && spawnDelayMs > 0) await clock.sleep(spawnDelayMs, stopping.signal);
-      const group = plan.ids.slice(start, start + size).map((id) => manager.createShard(id));
-      for (const shard of group) await shard.spawn(-1);
-      await settled(group);
-    }
-  })().catch((error: unknown) => {
-    if (!stopping.signal.aborted) log.error({ err: error }, 'could not start the shards');
-  });
-  log.info({ total: plan.total, ids: plan.ids }, 'starting shards');
-
-  const stopShard = async (shard: Shard) => {
-    const child = shard.process;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit').then(() => undefined);
-    shard.kill(); // SIGTERM, without the manager's respawn
-    const timer = new AbortController();
-    const late = unrefSleep(stopTimeoutMs, timer.signal).then(
-      () => true,
-      () => false,
-    );
-    if (await Promise.race([exited.then(() => false), late])) {
-      log.warn({ shard: shard.id }, 'shard process did not stop in time: killing it');
-      child.kill('SIGKILL');
-      await exited;
-    }
-    timer.abort();
-  };
-
-  let stopped: Promise<void> | undefined;
-  return {
-    plan,
-    states: () => new Map(states),
-    ready: () => plan.ids.every((id) => states.get(id) === 'ready'),
-    allReady,
-    pids: () => {
-      const pids = new Map<number, number>();
-      for (const shard of manager.shards.values()) {
-        if (shard.process?.pid !== undefined) pids.set(shard.id, shard.process.pid);
-      }
-      return pids;
-    },
-    async metrics(timeoutMs) {
-      const live = [...manager.shards.values()].filter((shard) => shard.process !== null);
-      const snapshots = await Promise.all(live.map((shard) => requestMetrics(shard, timeoutMs)));
-      return snapshots.filter((snapshot) => snapshot !== undefined);
-    },
-    stop() {
-      stopped ??= (async () => {
-        stopping.abort(new Error('stopping'));
-        await spawning;
-        await Promise.all([...manager.shards.values()].map(stopShard));
-        log.info('shards stopped');
-      })();
-      return stopped;
-    },
-  };
+  }
 }

@@ -102,43 +102,51 @@ export function createGuard(options: {
   };
 
   const run = async <R>(what: string, work: () => Promise<R>, track = true): Promise<R> => {
-    const timer = new AbortController();
     const outcome = { timedOut: false };
-    const timeout = options.sleep(options.timeoutMs, timer.signal).then(
-      () => {
-        outcome.timedOut = true;
-        throw new StoreError(`the store did not answer within ${options.timeoutMs} ms (${what})`);
-      },
-      // Aborted: the operation settled first.
-      () => new Promise<never>(() => undefined),
-    );
     try {
-      return await Promise.race([work(), timeout]);
+      return await within(work, options, what, outcome);
     } catch (error) {
       if (isCallerError(error)) throw error;
       if (track && !options.isClosed()) set(false, outcome.timedOut ? 'timeout' : reasonOf(error));
       if (error instanceof StoreError) throw error;
       throw new StoreError(`the store failed (${what}): ${reasonOf(error)}`, { cause: error });
-    } finally {
-      timer.abort();
     }
   };
 
-  return {
-    run,
-    markDown: (why) => set(false, why),
-    stop: () => stopping.abort(),
-    health: {
-      get healthy() {
-        return healthy;
-      },
-      get reason() {
-        return reason;
-      },
-      onChange(listener) {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
+  const health: StoreHealth = {
+    get healthy() {
+      return healthy;
+    },
+    get reason() {
+      return reason;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
+  return { run, markDown: (why) => set(false, why), stop: () => stopping.abort(), health };
+}
+
+/** `work`, or a {@link StoreError} once `timeoutMs` have passed first (`outcome.timedOut` says which). */
+async function within<R>(
+  work: () => Promise<R>,
+  options: { readonly timeoutMs: number; readonly sleep: Clock['sleep'] },
+  what: string,
+  outcome: { timedOut: boolean },
+): Promise<R> {
+  const timer = new AbortController();
+  const timeout = options.sleep(options.timeoutMs, timer.signal).then(
+    () => {
+      outcome.timedOut = true;
+      throw new StoreError(`the store did not answer within ${options.timeoutMs} ms (${what})`);
+    },
+    // Aborted: the operation settled first.
+    () => new Promise<never>(() => undefined),
+  );
+  try {
+    return await Promise.race([work(), timeout]);
+  } finally {
+    timer.abort();
+  }
 }

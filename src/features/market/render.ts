@@ -63,21 +63,8 @@ export function renderMarketSkin(
   const totalPages =
     totalListings === undefined ? undefined : Math.max(1, Math.ceil(totalListings / LISTINGS_PER_PAGE));
 
-  const listingLines = listings.slice(0, LISTINGS_PER_PAGE).map((listing, i) =>
-    t.t('market:listings.line', {
-      rank: t.n((page - 1) * LISTINGS_PER_PAGE + i + 1),
-      price: kr(t, listing.price),
-      seller: text(listing.seller_name, 40),
-      when: pastTimestamp(listing.listed_at, 'R', past),
-    }),
-  );
-  const ownerLines = owners.slice(0, TOP_OWNERS).map((owner, i) =>
-    t.t('market:owners.line', {
-      rank: t.n(i + 1),
-      name: text(owner.player_name, 40),
-      count: num(t, owner.count),
-    }),
-  );
+  const listingLines = listingLinesOf(t, listings, page, past);
+  const ownerLines = ownerLinesOf(t, owners);
 
   const noListings = totalListings === 0 || (totalListings === undefined && data.lowest_price === 0);
   const embed = fit({
@@ -108,7 +95,45 @@ export function renderMarketSkin(
     footer: { text: t.t('market:footer', { days: t.n(days), index }) },
   });
 
-  const chart = renderPriceHistoryChart({
+  const chart = priceChart(t, data, plainName, days, now);
+  const row = pageRow(t, {
+    pager,
+    page,
+    totalPages,
+    hasNext: totalPages === undefined ? listings.length >= LISTINGS_PER_PAGE : page < totalPages,
+  });
+  return { embeds: [embed], components: row ? [row] : [], files: [chartFile(CHART_FILE, chart)] };
+}
+
+function listingLinesOf(
+  t: Translator,
+  listings: NonNullable<MarketSkin['listings']>,
+  page: number,
+  past: PastTimes | undefined,
+): string[] {
+  return listings.slice(0, LISTINGS_PER_PAGE).map((listing, i) =>
+    t.t('market:listings.line', {
+      rank: t.n((page - 1) * LISTINGS_PER_PAGE + i + 1),
+      price: kr(t, listing.price),
+      seller: text(listing.seller_name, 40),
+      when: pastTimestamp(listing.listed_at, 'R', past),
+    }),
+  );
+}
+
+function ownerLinesOf(t: Translator, owners: NonNullable<MarketSkin['owners']>): string[] {
+  return owners.slice(0, TOP_OWNERS).map((owner, i) =>
+    t.t('market:owners.line', {
+      rank: t.n(i + 1),
+      name: text(owner.player_name, 40),
+      count: num(t, owner.count),
+    }),
+  );
+}
+
+/** The price history of the last `days` UTC days, as a chart. */
+function priceChart(t: Translator, data: MarketSkin, plainName: string, days: number, now: number): Chart {
+  return renderPriceHistoryChart({
     title: t.t('market:chart.title', { skin: plainName, days: t.n(days) }),
     points: (data.price_history ?? []).map((day) => ({
       date: day.date,
@@ -126,24 +151,16 @@ export function renderMarketSkin(
       outOfRange: (count) => t.t('market:chart.outOfRange', { points: t.n(count) }),
     },
   });
+}
 
-  const row = pageRow(t, {
-    pager,
-    page,
-    totalPages,
-    hasNext: totalPages === undefined ? listings.length >= LISTINGS_PER_PAGE : page < totalPages,
-  });
-  return {
-    embeds: [embed],
-    components: row ? [row] : [],
-    files: [
-      {
-        name: CHART_FILE,
-        data: chart.png,
-        description: truncate(chart.altText, DiscordLimits.attachmentDescription),
-      },
-    ],
-  };
+interface Chart {
+  readonly png: Buffer;
+  readonly altText: string;
+}
+
+/** A chart as the reply's attachment, described for screen readers. */
+function chartFile(name: string, chart: Chart) {
+  return { name, data: chart.png, description: truncate(chart.altText, DiscordLimits.attachmentDescription) };
 }
 
 export const OVERVIEW_CHART_FILE = 'market-overview.png';
@@ -200,48 +217,13 @@ function recent(
  * last `OVERVIEW_DAYS` days) and a chart of both.
  */
 export function renderMarketOverview(t: Translator, view: MarketOverviewView): ReplyPayload {
-  const rows: OverviewRow[] = view.stats.rows
-    .map((row) => ({
-      index: row.skin_index,
-      name: view.skinName(row.skin_index) ?? unknownName(t, 'skin', row.skin_index),
-      onSale: row.on_sale ?? 0,
-      circulating: row.circulating,
-      askLow: row.ask_low,
-      askHigh: row.ask_high,
-      ...recent(view.sales.get(row.skin_index), view.now),
-    }))
-    .sort((a, b) => b.onSale - a.onSale || a.index - b.index);
+  const rows = overviewRows(t, view);
   const top = rows.slice(0, OVERVIEW_TOP);
   const onSale = rows.reduce((sum, row) => sum + row.onSale, 0);
   const circulating = rows.reduce((sum, row) => sum + (row.circulating ?? 0), 0);
   const listed = rows.filter((row) => row.onSale > 0).length;
-  const lines = top.map((row, i) =>
-    t.t('market:overview.line', {
-      rank: t.n(i + 1),
-      skin: text(row.name, 40),
-      index: row.index,
-      onSale: num(t, row.onSale),
-      ask:
-        row.askLow === undefined
-          ? t.t('market:noListings')
-          : row.askHigh === undefined || row.askHigh === row.askLow
-            ? kr(t, row.askLow)
-            : t.t('market:overview.range', { low: kr(t, row.askLow), high: kr(t, row.askHigh) }),
-    }),
-  );
-  const salesLines = top
-    .filter((row) => row.recentSales !== undefined)
-    .map((row) =>
-      row.lastDay === undefined
-        ? t.t('market:overview.noSales', { skin: text(row.name, 40) })
-        : t.t('market:overview.salesLine', {
-            skin: text(row.name, 40),
-            sales: num(t, row.recentSales),
-            date: row.lastDay.date,
-            count: num(t, row.lastDay.sales),
-            price: row.lastDay.averagePrice === undefined ? '—' : kr(t, row.lastDay.averagePrice, 2),
-          }),
-    );
+  const lines = top.map((row, i) => overviewLine(t, row, i + 1));
+  const salesLines = top.filter((row) => row.recentSales !== undefined).map((row) => salesLine(t, row));
   const embed = fit({
     color: Colors.gold,
     title: t.t('market:overview.title'),
@@ -264,7 +246,53 @@ export function renderMarketOverview(t: Translator, view: MarketOverviewView): R
     image: { url: `attachment://${OVERVIEW_CHART_FILE}` },
     footer: { text: t.t('market:overview.footer') },
   });
-  const chart = renderMarketOverviewChart({
+  return { embeds: [embed], files: [chartFile(OVERVIEW_CHART_FILE, overviewChart(t, top))] };
+}
+
+/** The stats page's skins, the most listed first, with their recent sales. */
+function overviewRows(t: Translator, view: MarketOverviewView): OverviewRow[] {
+  return view.stats.rows
+    .map((row) => ({
+      index: row.skin_index,
+      name: view.skinName(row.skin_index) ?? unknownName(t, 'skin', row.skin_index),
+      onSale: row.on_sale ?? 0,
+      circulating: row.circulating,
+      askLow: row.ask_low,
+      askHigh: row.ask_high,
+      ...recent(view.sales.get(row.skin_index), view.now),
+    }))
+    .sort((a, b) => b.onSale - a.onSale || a.index - b.index);
+}
+
+function overviewLine(t: Translator, row: OverviewRow, rank: number): string {
+  return t.t('market:overview.line', {
+    rank: t.n(rank),
+    skin: text(row.name, 40),
+    index: row.index,
+    onSale: num(t, row.onSale),
+    ask:
+      row.askLow === undefined
+        ? t.t('market:noListings')
+        : row.askHigh === undefined || row.askHigh === row.askLow
+          ? kr(t, row.askLow)
+          : t.t('market:overview.range', { low: kr(t, row.askLow), high: kr(t, row.askHigh) }),
+  });
+}
+
+function salesLine(t: Translator, row: OverviewRow): string {
+  return row.lastDay === undefined
+    ? t.t('market:overview.noSales', { skin: text(row.name, 40) })
+    : t.t('market:overview.salesLine', {
+        skin: text(row.name, 40),
+        sales: num(t, row.recentSales),
+        date: row.lastDay.date,
+        count: num(t, row.lastDay.sales),
+        price: row.lastDay.averagePrice === undefined ? '—' : kr(t, row.lastDay.averagePrice, 2),
+      });
+}
+
+function overviewChart(t: Translator, top: readonly OverviewRow[]): Chart {
+  return renderMarketOverviewChart({
     title: t.t('market:overview.chartTitle', { days: t.n(OVERVIEW_DAYS) }),
     bars: top.map((row) => ({ label: row.name, onSale: row.onSale, sales: row.recentSales })),
     locale: t.locale,
@@ -275,14 +303,4 @@ export function renderMarketOverview(t: Translator, view: MarketOverviewView): R
       outOfRange: (count) => t.t('market:chart.outOfRange', { points: t.n(count) }),
     },
   });
-  return {
-    embeds: [embed],
-    files: [
-      {
-        name: OVERVIEW_CHART_FILE,
-        data: chart.png,
-        description: truncate(chart.altText, DiscordLimits.attachmentDescription),
-      },
-    ],
-  };
 }
