@@ -15,8 +15,9 @@ export { KindRegistry } from './announcements/kinds/registry.ts';
 
 /**
  * Every announcement kind (`track` is made by `/track` and `remind` by `/remind`, the others are
- * `/subscribe`'s subcommands, in order; `turf` with its daily digest). The composition root (`src/bot.ts`)
- * hands this list to `startAnnouncements`; nothing in the announcement subsystem imports it.
+ * `/subscribe`'s subcommands, in order; `turf` with its daily digest). The composition root (`src/worker.ts`
+ * and `src/bot.ts`) hands this list to the announcement pipeline (`startPipeline`); nothing in the
+ * announcement subsystem imports it.
  */
 export const ANNOUNCEMENT_KINDS: readonly AnnouncementKind[] = [
   mapsKind,

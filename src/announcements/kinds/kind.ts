@@ -15,9 +15,10 @@ import type { AnnouncementEvent, AnnouncementRef, Subscription, SubscriptionOpti
  *     is the subcommand;
  *  2. write its command half in `commands/subscribe/` and add it to `SUBSCRIBE_KINDS` there;
  *  3. if its events come from a new feed, write a `Source` (`../sources.ts` defines the interface; see
- *     `src/features/kpd/feed.ts`) under the kind's `source` name and hand it to `startAnnouncements` in
- *     `src/bot.ts`. A source polls under its own lease and stores `AnnouncementEvent`s in the inbox;
- *     delivery, de-duplication, the nonce, dead channels and `/subscriptions` come for free;
+ *     `src/features/kpd/feed.ts`) under the kind's `source` name and hand it to `startPipeline` in
+ *     `src/worker.ts` (and in `src/bot.ts`, the shard's in-process pipeline). A source polls under the
+ *     worker lease and offers `AnnouncementEvent`s to the inbox; delivery, de-duplication, the nonce, dead
+ *     channels and `/subscriptions` come for free;
  *  4. add `definition.options.<kind>` to every `locales/<locale>/subscribe.json`, and
  *     `kinds.<kind>` and `subscribed.<kind>` to every `subscriptions.json` (and `reasons.<reason>` for a
  *     disable reason of its own, added to `DISABLE_REASONS` in `model.ts`).

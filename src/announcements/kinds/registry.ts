@@ -3,7 +3,7 @@ import { EVENTS_SOURCE, type AnnouncementEvent, type Subscription } from '../mod
 import type { AnnouncementKind } from './kind.ts';
 
 /**
- * The kinds the bot runs with (handed to `startAnnouncements` by the composition root), and the rules
+ * The kinds the bot runs with (handed to the pipeline by the composition root, `src/worker.ts`), and the rules
  * that follow from them: which events a feed must fetch, which events are worth storing, which
  * subscriptions an event goes to.
  */

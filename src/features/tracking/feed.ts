@@ -365,7 +365,7 @@ export class PlayersFeed implements Source {
 }
 
 /**
- * The players feed as a source for `startAnnouncements` (the composition root hands it in). Without the
+ * The players feed as a source of the announcement pipeline (the composition root hands it in). Without the
  * developer API key there is nothing it could read, and it stays idle.
  */
 export function playersSource(

@@ -229,7 +229,7 @@ function dueClans(
   );
 }
 
-/** The clan log's source for `startAnnouncements`: the game tier's rosters, planned in the background's plan. */
+/** The clan log's source for `startPipeline`: the game tier's rosters, planned in the background's plan. */
 export function clanLogSource(config: PlanConfig, demand: DemandReader): SourceFactory {
   return (deps) =>
     new ClanLogSource({

@@ -178,7 +178,7 @@ export class TurfDigestSource implements Source {
   }
 }
 
-/** The digest's source for the worker (`startAnnouncements`' `sources`). */
+/** The digest's source for the worker (a source `startPipeline` is handed). */
 export function turfDigestSource(options: TurfDigestOptions = {}): SourceFactory {
   return (deps) => new TurfDigestSource(deps, options);
 }

@@ -187,7 +187,7 @@ interface Standings {
   readonly boards: ReadonlyMap<number, TurfTopPerformingClans | undefined>;
 }
 
-/** The reminders' source for the worker (`startAnnouncements`' `sources`). */
+/** The reminders' source for the worker (a source `startPipeline` is handed). */
 export function remindersSource(options: RemindersOptions = {}): SourceFactory {
   return (deps) => new RemindersSource(deps, options);
 }
