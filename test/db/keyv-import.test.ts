@@ -92,7 +92,7 @@ async function expectEverythingMoved(db: Database, storeUrl: string): Promise<vo
     expect(await links.get('300000000000000002')).toMatchObject({ playerName: 'Ωmega_01' });
 
     // The sealed key still opens with the operator's secret, for its own guild only.
-    const keys = kpdKeys({ db, config: { secret: { key: SECRET, keyId: keyIdOf(SECRET) } } as never });
+    const keys = kpdKeys({ db, config: { secret: { key: SECRET, keyId: keyIdOf(SECRET) } } });
     const opened = await keys.open('100000000000000002');
     expect(opened.status).toBe('ok');
     if (opened.status === 'ok') {
