@@ -201,7 +201,8 @@ export function startShardFleet(options: ShardFleetOptions): ShardFleet {
     const exited = once(child, 'exit').then(() => undefined);
     shard.kill(); // SIGTERM, without the manager's respawn
     const timer = new AbortController();
-    const late = unrefSleep(stopTimeoutMs, timer.signal).then(
+    // Not a reason to keep the process alive, unless a clock was given (a test's manual one).
+    const late = (options.clock ? clock.sleep.bind(clock) : unrefSleep)(stopTimeoutMs, timer.signal).then(
       () => true,
       () => false,
     );
