@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import { DiscordAPIError, HTTPError, Routes, type APIMessage, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.ts';
@@ -101,17 +100,19 @@ export function classifyFailure(error: unknown): Failure {
 /** Spaces sends evenly at `perSecond`, so that no one-second window holds more than that many. */
 class Pacer {
   readonly #intervalMs: number;
-  #next = 0;
+  readonly #clock: Clock;
+  #next = -Infinity;
 
-  constructor(perSecond: number) {
+  constructor(perSecond: number, clock: Clock) {
     this.#intervalMs = 1000 / perSecond;
+    this.#clock = clock;
   }
 
   async slot(): Promise<void> {
-    const now = performance.now();
+    const now = this.#clock.now();
     const at = Math.max(now, this.#next);
     this.#next = at + this.#intervalMs;
-    if (at > now) await delay(at - now);
+    if (at > now) await this.#clock.sleep(at - now);
   }
 }
 
@@ -159,7 +160,7 @@ export class Deliverer {
 
   constructor(deps: DelivererDeps) {
     this.#deps = deps;
-    this.#pacer = new Pacer(deps.options.ratePerSecond);
+    this.#pacer = new Pacer(deps.options.ratePerSecond, deps.clock);
   }
 
   /** Delivers every pending event, oldest first. */
@@ -350,7 +351,7 @@ export class Deliverer {
       } catch (error) {
         if (attempt >= attempts || classifyFailure(error).kind !== 'transient') throw error;
         const wait = backoffMs * 2 ** (attempt - 1);
-        await delay(wait + Math.floor(Math.random() * (wait / 2)));
+        await this.#deps.clock.sleep(wait + Math.floor(Math.random() * (wait / 2)));
       }
     }
   }

@@ -105,13 +105,18 @@ async function settled(
 }
 
 /** SIGTERM (without the manager's respawn), then SIGKILL when the process has not exited in time. */
-async function stopShard(shard: Shard, stopTimeoutMs: number, log: Logger): Promise<void> {
+async function stopShard(
+  shard: Shard,
+  stopTimeoutMs: number,
+  log: Logger,
+  sleep: Clock['sleep'],
+): Promise<void> {
   const child = shard.process;
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit').then(() => undefined);
   shard.kill();
   const timer = new AbortController();
-  const late = unrefSleep(stopTimeoutMs, timer.signal).then(
+  const late = sleep(stopTimeoutMs, timer.signal).then(
     () => true,
     () => false,
   );
@@ -129,6 +134,10 @@ class Fleet implements ShardFleet {
   readonly #options: ShardFleetOptions;
   readonly #log: Logger;
   readonly #clock: Clock;
+  /** The stop timeout's sleep: the given clock's (a test's manual one), or an unref'd real one. */
+  get #stopSleep(): Clock['sleep'] {
+    return this.#options.clock ? this.#clock.sleep.bind(this.#clock) : unrefSleep;
+  }
   readonly #stopping = new AbortController();
   readonly #states = new Map<number, ShardState>();
   readonly #budgets = new Map<number, RespawnBudget>();
@@ -196,8 +205,11 @@ class Fleet implements ShardFleet {
       this.#stopping.abort(new Error('stopping'));
       await this.#spawning;
       const stopTimeoutMs = this.#options.stopTimeoutMs ?? 15_000;
+      // Not a reason to keep the process alive, unless a clock was given (a test's manual one).
       await Promise.all(
-        [...this.#manager.shards.values()].map((shard) => stopShard(shard, stopTimeoutMs, this.#log)),
+        [...this.#manager.shards.values()].map((shard) =>
+          stopShard(shard, stopTimeoutMs, this.#log, this.#stopSleep),
+        ),
       );
       this.#log.info('shards stopped');
     })();

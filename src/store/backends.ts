@@ -73,8 +73,8 @@ export interface Backend {
   close(): Promise<void>;
   /** Drops the connection without waiting for answers (when a graceful close does not finish). */
   abort?(): void;
-  /** Reports a lost connection as it happens, before an operation fails on it. */
-  watch?(down: (reason: string) => void): void;
+  /** Reports a lost connection as it happens, before an operation fails on it, and its return (`up`). */
+  watch?(down: (reason: string) => void, up?: () => void): void;
 }
 
 function newKeyv(store: unknown): Keyv {
@@ -346,10 +346,9 @@ export async function createRedisBackend(url: string, connectTimeoutMs: number):
     abort() {
       if (client.isOpen) client.destroy();
     },
-    watch(down) {
-      client.on('error', () => {
-        if (connected) down('connection-lost');
-      });
+    watch(down, up) {
+      client.on('error', () => connected && down('connection-lost'));
+      client.on('ready', () => connected && up?.());
     },
   };
 }

@@ -51,19 +51,27 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.name.slice(0, 40) : 'error';
 }
 
+/** Waits `ms` before the next probe, less when `early` aborts (the connection is back); rejects on `stopping`. */
+async function probeWait(sleep: Clock['sleep'], ms: number, stopping: AbortSignal, early: AbortSignal) {
+  await sleep(ms, AbortSignal.any([stopping, early])).catch((error: unknown) => {
+    if (stopping.aborted) throw error;
+  });
+}
+
 export function createGuard(options: {
   timeoutMs: number;
   probeMs: number;
   sleep: Clock['sleep'];
   probe: () => Promise<void>;
   isClosed: () => boolean;
-}): Guard & { health: StoreHealth; markDown(reason: string): void; stop(): void } {
+}): Guard & { health: StoreHealth; markDown(reason: string): void; probeNow(): void; stop(): void } {
   const log = logFor('store');
   const listeners = new Set<(healthy: boolean) => void>();
   const stopping = new AbortController();
   let healthy = true;
   let reason: string | undefined;
   let probing = false;
+  let early = new AbortController();
 
   const set = (next: boolean, why?: string) => {
     if (next === healthy) return;
@@ -86,7 +94,8 @@ export function createGuard(options: {
     probing = true;
     try {
       while (!healthy && !options.isClosed()) {
-        await options.sleep(options.probeMs, stopping.signal);
+        early = new AbortController();
+        await probeWait(options.sleep, options.probeMs, stopping.signal, early.signal);
         try {
           await run('probe', options.probe, false);
           set(true);
@@ -125,7 +134,13 @@ export function createGuard(options: {
       return () => listeners.delete(listener);
     },
   };
-  return { run, markDown: (why) => set(false, why), stop: () => stopping.abort(), health };
+  return {
+    run,
+    markDown: (why) => set(false, why),
+    probeNow: () => early.abort(),
+    stop: () => stopping.abort(),
+    health,
+  };
 }
 
 /** `work`, or a {@link StoreError} once `timeoutMs` have passed first (`outcome.timedOut` says which). */

@@ -266,9 +266,14 @@ export async function createStore(url: string, options: StoreOptions = {}): Prom
       await backend.read(probeKey);
     },
   });
-  backend.watch?.((reason) => {
-    if (!closed) guard.markDown(reason);
-  });
+  backend.watch?.(
+    (reason) => {
+      if (!closed) guard.markDown(reason);
+    },
+    () => {
+      if (!closed) guard.probeNow();
+    },
+  );
   const purgeExpired = async () => {
     open();
     return guard.run('purge', () => backend.purge(prefix, Date.now()));

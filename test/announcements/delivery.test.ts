@@ -53,6 +53,26 @@ describe('dead channels', () => {
   }
 });
 
+describe('pacing', () => {
+  it('spaces the posts of a fan-out at the rate asked, in clock time', async () => {
+    const channels = [
+      fixture.world.channelId,
+      ...['b', 'c', 'd'].map((name) => fixture.world.addChannel(name)),
+    ];
+    for (const channelId of channels) await subscribeDirectly(fixture.world, { kind: 'maps', channelId });
+    const process = await start({
+      announcements: { delivery: { backoffMs: 5, claimTtlMs: 200, ratePerSecond: 2 } },
+    });
+    await drive(fixture.world.clock, process.announcements.pollOnce());
+    await feature(unfeaturedMaps()[0]!);
+    const before = fixture.world.clock.now();
+    await drive(fixture.world.clock, process.announcements.pollOnce());
+    for (const channelId of channels) expect(posted(fixture.world, channelId)).toHaveLength(1);
+    // Four posts at two a second: three gaps of half a second, waited on the manual clock.
+    expect(fixture.world.clock.now() - before).toBeGreaterThanOrEqual(1_500);
+  });
+});
+
 describe('transient failures', () => {
   it('retries 5xx and connection resets with backoff, a bounded number of times, posting once', async () => {
     await subscribeDirectly(fixture.world, { kind: 'maps' });

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { StepHook } from '../../src/announcements/delivery.ts';
 import {
@@ -27,25 +26,27 @@ describe('a store outage under the poll loop', () => {
     // the loop sleeps.
     let cursorMoved!: () => void;
     const cursor = new Promise<void>((resolve) => (cursorMoved = resolve));
+    // The announcement of an event (not a page of the history) is recorded: said by the 'recorded' step.
+    let announced!: () => void;
+    const recorded = new Promise<void>((resolve) => (announced = resolve));
     const hook: StepHook = (step, info) => {
       if (step === 'cursor' && info.eventKey.startsWith('page:')) cursorMoved();
+      if (step === 'recorded' && !info.eventKey.startsWith('page:')) announced();
     };
     const process = await fixture.start({ store, db, log, announcements: { autoStart: true, hook } });
     await cursor;
     expect(await world.repos.cursors.get('types=map.featured,map.unfeatured')).toBeDefined();
-    await world.clock.whenSleeping(1);
+    // The rest of that first poll (and the other loops' first steps) finish before time moves.
+    await world.clock.runFor(0);
 
     store.down = true;
     polls.down = true;
     const map = world.sandbox.world.maps.find((m) => m.hidden === null && !m.featured)!;
-    await world.clock.advance(1_000);
+    await world.clock.runFor(1_000);
     world.sandbox.events.publish('map.featured', map.id);
     const failuresBefore = polls.failures;
-    // Ten minutes of outage, woken every interval.
-    for (let step = 0; step < 30; step += 1) {
-      await world.clock.advance(INTERVAL_MS);
-      await world.clock.whenSleeping(1);
-    }
+    // Ten minutes of outage, woken every interval (each wake-up's work done before time moves on).
+    await world.clock.runFor(30 * INTERVAL_MS);
     const attempts = polls.failures - failuresBefore;
     // Without backoff this is 30 polls of each source (one per interval); with it, a handful.
     expect(attempts).toBeGreaterThan(0);
@@ -65,17 +66,13 @@ describe('a store outage under the poll loop', () => {
 
     store.down = false;
     polls.down = false;
-    for (let step = 0; step < 2_000 && posted(world).length === 0; step += 1) {
-      await sleep(2);
-      await world.clock.advance(1_000);
-    }
+    // The loops back off, take the lease again and poll: time moves from one wake-up to the next, each
+    // once nothing is under way, until the announcement is recorded.
+    await world.clock.settle(recorded);
     expect(posted(world)).toHaveLength(1);
     expect(posted(world)[0]?.embeds[0]?.title).toContain(map.name);
     // Polls go on as usual afterwards, and nothing is posted again.
-    for (let step = 0; step < 10; step += 1) {
-      await world.clock.advance(INTERVAL_MS);
-      await world.clock.whenSleeping(1);
-    }
+    await world.clock.runFor(10 * INTERVAL_MS);
     await process.announcements.flush();
     expect(posted(world)).toHaveLength(1);
     // Each source that said it failed says once that it works again.

@@ -1,12 +1,12 @@
-import { PermissionFlagsBits } from 'discord.js';
+import { Events, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { command as alertCommand } from '../../commands/alert.ts';
 import { command as trackCommand } from '../../commands/track.ts';
 import { AlertRepository } from '../../src/features/alerts/store.ts';
 import {
+  cached,
   commandOptions,
   routeCommands,
-  until,
   useWorldPerTest,
   type OptionValue,
   type Process,
@@ -53,17 +53,23 @@ function reply(
 async function hideChannelsFromEveryone(process: Process): Promise<void> {
   const { world } = fixture;
   world.discord.editRole(world.guildId, world.guildId, { permissions: EVERYONE_WITHOUT_VIEW });
-  await until(
+  await cached(
+    process.client,
     () =>
       process.client.guilds.cache
         .get(world.guildId)
         ?.roles.cache.get(world.guildId)
         ?.permissions.has(PermissionFlagsBits.ViewChannel) === false,
+    [Events.GuildRoleUpdate],
   );
 }
 
 async function roleSeen(process: Process, roleId: string): Promise<void> {
-  await until(() => process.client.guilds.cache.get(fixture.world.guildId)?.roles.cache.has(roleId) === true);
+  await cached(
+    process.client,
+    () => process.client.guilds.cache.get(fixture.world.guildId)?.roles.cache.has(roleId) === true,
+    [Events.GuildRoleCreate],
+  );
 }
 
 function skin(): number {

@@ -1,4 +1,4 @@
-import { PermissionFlagsBits, type APIButtonComponent } from 'discord.js';
+import { Events, PermissionFlagsBits, type APIButtonComponent } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { command as remind } from '../../commands/remind.ts';
 import { REMIND_FIRST_SLOT } from '../../src/features/turf/reminders/model.ts';
@@ -9,7 +9,7 @@ import {
   commandOptions,
   posted,
   routeCommands,
-  until,
+  cached,
   useWorldPerTest,
   type OptionValue,
   type Process,
@@ -60,7 +60,11 @@ function textOf(message: MessageRecord): string {
 }
 
 async function roleSeen(process: Process, roleId: string): Promise<void> {
-  await until(() => process.client.guilds.cache.get(fixture.world.guildId)?.roles.cache.has(roleId) === true);
+  await cached(
+    process.client,
+    () => process.client.guilds.cache.get(fixture.world.guildId)?.roles.cache.has(roleId) === true,
+    [Events.GuildRoleCreate],
+  );
 }
 
 describe('/remind', () => {

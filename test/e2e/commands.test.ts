@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkMessageLimits } from '../../src/render/text.ts';
 import { startTestStack, type Stack } from '../support/stack.ts';
+import { within } from '../support/processes.ts';
+import { ManualClock } from '../support/clock.ts';
+import type { NameIndex } from '../../src/names/index.ts';
 import type { MessageRecord, PendingInteraction } from '../../src/dev/standin/index.ts';
 
 /**
@@ -8,10 +11,18 @@ import type { MessageRecord, PendingInteraction } from '../../src/dev/standin/in
  * API sandbox behind the tier client.
  */
 let stack: Stack;
+/** The game API sandbox's delays (its slow market endpoint) wait on this clock. */
+const latency = new ManualClock();
 const EPHEMERAL = 64;
 
 beforeAll(async () => {
-  stack = await startTestStack({ sandbox: { latency: { marketSkinColdMs: 4_000, marketSkinWarmMs: 0 } } });
+  stack = await startTestStack({
+    sandbox: {
+      latency: { marketSkinColdMs: 4_000, marketSkinWarmMs: 0 },
+      // The slow endpoint answers when the test moves this clock, not after four seconds of real time.
+      sleep: (ms, signal) => latency.sleep(ms, signal),
+    },
+  });
 }, 60_000);
 
 afterEach(() => {
@@ -101,6 +112,20 @@ describe('pagination and menus', () => {
   });
 });
 
+/** Resolves once `names` knows a skin: at once, or when the next seeding (the background preload) brings some. */
+function skinsLearned(names: NameIndex): Promise<void> {
+  if (names.skinCount > 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const seed = names.seedSkins.bind(names);
+    names.seedSkins = (skins) => {
+      seed(skins);
+      if (names.skinCount === 0) return;
+      names.seedSkins = seed;
+      resolve();
+    };
+  });
+}
+
 describe('autocomplete', () => {
   it('suggests players the bot has seen', async () => {
     await answered(stack.invoke('player', 'profile', { name: w().verifiedPlayer }));
@@ -113,8 +138,8 @@ describe('autocomplete', () => {
 
   it('suggests skin names whose value is the skin index', async () => {
     const skins = stack.sandbox.world.skins;
-    // The bot learns the skin names in the background after it starts.
-    await expect.poll(() => stack.bot.services.names.skinCount, { timeout: 15_000 }).toBeGreaterThan(0);
+    // The bot learns the skin names in the background after it starts: told by the names index itself.
+    await within(15_000, skinsLearned(stack.bot.services.names), 'skin names learned');
     const target = skins[3]!;
     const response = await stack.autocomplete('market', 'skin', 'skin', target.name.slice(0, 6)).response();
     const choices = (response.data as { choices: Array<{ name: string; value: number }> }).choices;
@@ -128,6 +153,9 @@ describe('answers in time', () => {
     const first = await pending.response();
     expect(first.type).toBe(5);
     expect(first.afterMs).toBeLessThan(3_000);
+    // The endpoint has been asked (it waits on the clock): it answers now, four seconds later.
+    await latency.whenSleeping(1);
+    await latency.advance(4_000);
     const message = await answered(pending);
     expect(message.attachments.map((a) => a.filename)).toContain('price-history.png');
   });

@@ -13,7 +13,7 @@ import {
   metricSum,
   modsList,
   ops,
-  until,
+  OutputLines,
   within,
   withPath,
 } from '../support/processes.ts';
@@ -56,11 +56,15 @@ beforeAll(async () => {
   const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-20_000));
   main.stdout?.on('data', keep);
   main.stderr?.on('data', keep);
+  // Ready is what the process says: its shard is ready, and the worker works (it is alone).
+  const lines = new OutputLines(main.stdout, main.stderr);
   try {
-    await until(async () => (await ops(port, '/healthz'))?.status === 200, 60_000, 'npm start ready');
+    await lines.when(/"msg":"shard ready"/, 60_000, 'shard 1 ready');
+    await lines.when(/"msg":"this process is now the worker"/, 60_000, 'the worker working');
   } catch (error) {
     throw new Error(`${String(error)}\n${output}`);
   }
+  expect((await ops(port, '/healthz'))?.status).toBe(200);
 }, 90_000);
 
 afterAll(async () => {

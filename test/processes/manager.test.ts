@@ -6,7 +6,7 @@ import { createLogger } from '../../src/log/index.ts';
 import type { ShardState } from '../../src/metrics/index.ts';
 import { startShardFleet, type ShardFleet, type ShardFleetOptions } from '../../src/processes/shards.ts';
 import { ManualClock } from '../support/clock.ts';
-import { until, within } from '../support/processes.ts';
+import { within } from '../support/processes.ts';
 
 /**
  * The shard manager with tiny plain-JavaScript shard processes (test/processes/fixtures) instead of the
@@ -122,16 +122,24 @@ describe('the shard manager', () => {
   });
 
   it('kills a shard process that does not stop after SIGTERM, once stopTimeoutMs passed', async () => {
+    const clock = new ManualClock();
     const { lines, log } = logLines();
     const shards = start({
       plan: { total: 1, ids: [0], maxConcurrency: 1 },
       env: { PATH: process.env.PATH ?? '', STUBBORN: '1' },
-      stopTimeoutMs: 100,
+      stopTimeoutMs: 5_000,
+      clock,
       log,
     });
     await within(10_000, shards.allReady, 'shard ready');
     const pid = shards.pids().get(0)!;
-    await within(10_000, shards.stop(), 'shards stopped');
+    const stopped = shards.stop();
+    // SIGTERM is sent and the timeout runs on the clock: a moment before it, the shard still lives.
+    await clock.whenSleeping(1);
+    await clock.advance(4_999);
+    expect(alive(pid)).toBe(true);
+    await clock.advance(1);
+    await within(10_000, stopped, 'shards stopped');
     expect(alive(pid)).toBe(false);
     expect(lines.map((line) => line.msg)).toContain('shard process did not stop in time: killing it');
   });
@@ -155,9 +163,11 @@ describe('the shard manager', () => {
         ]),
       );
     // Both keep a token for the user; shard 1 is then asked to forget it (as /me forget in a server
-    // of shard 1), and shard 0, which handles the user's DMs, must drop its own.
+    // of shard 1), and shard 0, which handles the user's DMs, must drop its own. Messages between two
+    // processes keep their order: shard 1's forget reaches the manager before its answer, the relay to
+    // shard 0 leaves before the next question, and shard 0 reads them in that order.
     expect(await kept()).toEqual({ 0: true, 1: true });
-    await until(async () => (await kept())[0] === false, 10_000, 'shard 0 dropped the token');
+    expect((await kept())[1]).toBe(false);
     expect(await kept()).toEqual({ 0: false, 1: false });
   }, 60_000);
 });

@@ -21,7 +21,7 @@ import { stackEnvironment } from '../../src/dev/demo/stack.ts';
 import { freePort } from '../../src/dev/net.ts';
 import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { guildIdOnShard, startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
-import { expectAnsweredOnce, modsList, ops, until, within } from '../support/processes.ts';
+import { expectAnsweredOnce, modsList, ops, OutputLines, within } from '../support/processes.ts';
 
 /** What `scripts/dist.js` (plain JavaScript, run by node before anything is compiled) exports. */
 interface DistScript {
@@ -117,7 +117,13 @@ describe('npm start twice at once in one checkout', () => {
   let sandbox: Sandbox | undefined;
   let discord: DiscordStandin | undefined;
   let checkout = '';
-  const bots: { child: ChildProcess; exited: Promise<unknown>; port: number; output: string }[] = [];
+  const bots: {
+    child: ChildProcess;
+    exited: Promise<unknown>;
+    port: number;
+    output: string;
+    lines: OutputLines;
+  }[] = [];
   const guilds: string[] = [];
 
   beforeAll(async () => {
@@ -140,7 +146,8 @@ describe('npm start twice at once in one checkout', () => {
     for (const shard of [0, 1]) {
       const port = await freePort();
       const env = stackEnvironment(sandbox, discord, {
-        LOG_LEVEL: 'warn',
+        // Info, for the line that says the shard is ready.
+        LOG_LEVEL: 'info',
         PROCESS_ROLE: 'shards',
         SHARD_COUNT: '2',
         SHARD_IDS: String(shard),
@@ -150,7 +157,8 @@ describe('npm start twice at once in one checkout', () => {
       });
       // A group of its own: npm, its shell, the bot and its shard process are stopped together.
       const child = spawn('npm', ['start'], { cwd: checkout, env, detached: true, stdio: 'pipe' });
-      const bot = { child, exited: once(child, 'exit'), port, output: '' };
+      const lines = new OutputLines(child.stdout, child.stderr);
+      const bot = { child, exited: once(child, 'exit'), port, output: '', lines };
       const keep = (chunk: Buffer) => (bot.output = (bot.output + chunk.toString('utf8')).slice(-20_000));
       child.stdout.on('data', keep);
       child.stderr.on('data', keep);
@@ -158,10 +166,11 @@ describe('npm start twice at once in one checkout', () => {
     }
     for (const bot of bots) {
       try {
-        await until(async () => (await ops(bot.port, '/healthz'))?.status === 200, 90_000, 'npm start ready');
+        await bot.lines.when(/"msg":"shard ready"/, 90_000, 'npm start ready');
       } catch (error) {
         throw new Error(`${String(error)}\n${bots.map((b) => b.output).join('\n---\n')}`);
       }
+      expect((await ops(bot.port, '/healthz'))?.status).toBe(200);
     }
   }, 120_000);
 

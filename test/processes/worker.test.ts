@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { stackEnvironment } from '../../src/dev/demo/stack.ts';
@@ -6,13 +7,15 @@ import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
 import { createLogger } from '../../src/log/index.ts';
 import { startProcess, type RunningProcess } from '../../src/processes/run.ts';
-import { metricSum, ops, until } from '../support/processes.ts';
+import { metricSum, ops, OutputLines } from '../support/processes.ts';
 
 /** `PROCESS_ROLE=worker`: the worker alone, no shard, no gateway session; its own `/healthz` and `/metrics`. */
 let sandbox: Sandbox | undefined;
 let discord: DiscordStandin | undefined;
 let running: RunningProcess | undefined;
 let port = 0;
+/** The process's log: it says when the worker works. */
+const lines = new OutputLines();
 
 beforeAll(async () => {
   sandbox = await startSandbox();
@@ -26,7 +29,15 @@ beforeAll(async () => {
   running = await startProcess({
     config: loadConfig(env),
     token: discord.token,
-    log: createLogger({ level: 'silent' }),
+    log: createLogger({
+      level: 'info',
+      destination: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.write(chunk.toString('utf8'));
+          done();
+        },
+      }),
+    }),
   });
 });
 
@@ -39,7 +50,7 @@ afterAll(async () => {
 describe('a worker process', () => {
   it('runs the worker only, and is ready once it holds the lease', async () => {
     expect(running!.fleet).toBeUndefined();
-    await until(async () => (await ops(port, '/healthz'))?.status === 200, 10_000, 'worker ready');
+    await lines.when(/"msg":"this process is now the worker"/, 10_000, 'worker ready');
     expect(JSON.parse((await ops(port, '/healthz'))!.text)).toEqual({
       status: 'ok',
       worker: { ready: true, state: 'active' },

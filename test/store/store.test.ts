@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KeyvPostgres } from '@keyv/postgres';
 import { createClient } from '@keyv/redis';
 import { configureLog, logFor } from '../../src/log/index.ts';
@@ -39,16 +39,28 @@ function reachable(port: number): Promise<boolean> {
 
 /**
  * TTLs in these tests are either far longer than any test (`LONG`: the entry is live) or as short as
- * possible (`SHORT`: it expires at once), and a test waits for an entry to be gone rather than for a
- * duration: a slow machine cannot make either go wrong. Redis expires keys itself, in its own time, so
- * a manual clock cannot drive every backend.
+ * possible (`SHORT`), and a test moves the wall clock past a short one instead of waiting: a slow machine
+ * cannot make either go wrong. Every backend judges an entry by its own expiry against `Date.now()` (Redis
+ * also drops the key in its own time, which the store never relies on), so moving `Date.now()` expires it.
  */
 const SHORT = 1;
 const LONG = 60 * 60_000;
 
-/** Waits until `key` (given a `SHORT` TTL) has expired; bounded by 10 s of polling. */
+/** Whether this test moved the wall clock (given back after it). */
+let wallMoved = false;
+
+afterEach(() => {
+  if (!wallMoved) return;
+  vi.useRealTimers();
+  wallMoved = false;
+});
+
+/** Moves `Date.now()` past a `SHORT` TTL set before, and checks that `key` (given one) has expired. */
 async function expired(namespace: Namespace, key: string): Promise<void> {
-  await expect.poll(() => namespace.has(key), { timeout: 10_000, interval: 5 }).toBe(false);
+  if (!wallMoved) vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  wallMoved = true;
+  vi.setSystemTime(Date.now() + SHORT + 1);
+  expect(await namespace.has(key)).toBe(false);
 }
 
 async function collect<T>(namespace: Namespace<T>): Promise<Map<string, T>> {
@@ -353,6 +365,25 @@ describe.runIf(await reachable(6379))(
         await store.close();
       }
     });
+
+    it('drops Redis’s own TTL when an entry is set again without one', async () => {
+      const prefix = `t${randomBytes(4).toString('hex')}-`;
+      const store = await createStore(REDIS_URL, { prefix, purgeIntervalMs: 0 });
+      const client = createClient({ url: REDIS_URL });
+      await client.connect();
+      try {
+        const values = store.namespace<number>('ttl-reset');
+        await values.set('k', 1, LONG);
+        expect(await client.pTTL(`${prefix}ttl-reset:k`)).toBeGreaterThan(0);
+        await values.set('k', 2);
+        // -1: the key exists and Redis will not expire it.
+        expect(await client.pTTL(`${prefix}ttl-reset:k`)).toBe(-1);
+        await values.delete('k');
+      } finally {
+        await client.close();
+        await store.close();
+      }
+    });
   },
 );
 
@@ -439,7 +470,7 @@ describe.runIf(postgresUp)('postgres connection pool', () => {
       });
     try {
       // Several queries at once leave several idle connections in the pool.
-      await Promise.all(Array.from({ length: 4 }, () => query('SELECT pg_sleep(0.05)')));
+      await Promise.all(Array.from({ length: 4 }, () => query('SELECT 1')));
       const killed = await query(
         'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
         [application],

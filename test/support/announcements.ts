@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ApplicationCommandOptionType,
   ApplicationIntegrationType,
@@ -8,6 +7,7 @@ import {
   InteractionContextType,
   type APIApplicationCommandInteractionDataOption,
   type Client,
+  type ClientEvents,
 } from 'discord.js';
 import { pino, type Logger } from 'pino';
 import { afterEach, beforeEach } from 'vitest';
@@ -222,7 +222,13 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
     config,
     kinds: ANNOUNCEMENT_KINDS,
     sources: options.sources?.(services) ?? [kpdSource(services)],
-    options: { autoStart: false, delivery: { backoffMs: 5, claimTtlMs: 200 }, ...options.announcements },
+    // Posts are not paced here (a pass of several would wait on the manual clock for each): the pacing
+    // test in test/announcements/delivery.test.ts sets a rate.
+    options: {
+      autoStart: false,
+      delivery: { backoffMs: 5, claimTtlMs: 200, ratePerSecond: Number.POSITIVE_INFINITY },
+      ...options.announcements,
+    },
   });
   let stopping: Promise<void> | undefined;
   return {
@@ -303,35 +309,31 @@ export function posted(world: World, channelId: string = world.channelId): Messa
 }
 
 /**
- * Settles a promise that may wait on the manual clock (budget waits, tier-client retries): moves the
- * clock by `stepMs` whenever the promise has not settled after a moment of real time.
+ * Settles a promise that may wait on the manual clock (budget waits, tier-client retries): see
+ * {@link ManualClock.settle}. Time moves only while the work sleeps on the clock, never by real time.
  */
-export async function drive<T>(
-  clock: ManualClock,
-  work: Promise<T>,
-  stepMs = 1_000,
-  maxSteps = 2_000,
-): Promise<T> {
-  let settled = false;
-  const watched = work.finally(() => {
-    settled = true;
-  });
-  watched.catch(() => undefined);
-  const pending = () => !settled;
-  for (let step = 0; pending() && step < maxSteps; step += 1) {
-    await sleep(2);
-    if (pending()) await clock.advance(stepMs);
-  }
-  return watched;
+export function drive<T>(clock: ManualClock, work: Promise<T>): Promise<T> {
+  return clock.settle(work);
 }
 
-/** Waits (real time, bounded) until `condition` holds. */
-export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(10);
-  }
+/**
+ * Resolves once `check` holds for the client's cache, checking it now and after each of `events` (the
+ * gateway events that change what it looks at): the cache is told by the gateway, not by time.
+ */
+export async function cached(
+  client: Client,
+  check: () => boolean,
+  events: ReadonlyArray<keyof ClientEvents>,
+): Promise<void> {
+  if (check()) return;
+  await new Promise<void>((resolve) => {
+    const listener = () => {
+      if (!check()) return;
+      for (const event of events) client.off(event, listener);
+      resolve();
+    };
+    for (const event of events) client.on(event, listener);
+  });
 }
 
 export function invoke(

@@ -16,19 +16,48 @@ export async function within<T>(ms: number, promise: Promise<T>, what: string): 
   }
 }
 
-/** Polls `check` until it holds, for at most `ms`. */
-export async function until(
-  check: () => boolean | Promise<boolean>,
-  ms: number,
-  what: string,
-): Promise<void> {
-  await within(
-    ms,
-    (async () => {
-      while (!(await check())) await sleep(50);
-    })(),
-    what,
-  );
+/**
+ * The lines a process writes (a child's stdout and stderr, or a logger's destination), for waiting on one
+ * of them: a test waits for the line that says what it needs, told by the process, never for a duration.
+ */
+export class OutputLines {
+  readonly lines: string[] = [];
+  #partial = '';
+  #watchers = new Set<() => void>();
+
+  /** Takes the output of `streams` (chunks of text, split into lines here). */
+  constructor(...streams: Array<NodeJS.ReadableStream | null | undefined>) {
+    for (const stream of streams) stream?.on('data', (chunk: Buffer | string) => this.write(String(chunk)));
+  }
+
+  write(text: string): void {
+    const parts = (this.#partial + text).split('\n');
+    this.#partial = parts.pop() ?? '';
+    this.lines.push(...parts);
+    for (const watcher of [...this.#watchers]) watcher();
+  }
+
+  /** All of it, for an error message. */
+  get text(): string {
+    return [...this.lines, this.#partial].join('\n');
+  }
+
+  /** Resolves with the first line (written so far or later) that `match` finds; rejects after `ms`. */
+  when(match: RegExp | ((line: string) => boolean), ms: number, what: string): Promise<string> {
+    const test = typeof match === 'function' ? match : (line: string) => match.test(line);
+    const found = () => this.lines.find(test);
+    const now = found();
+    if (now !== undefined) return Promise.resolve(now);
+    let watcher!: () => void;
+    const seen = new Promise<string>((resolve) => {
+      watcher = () => {
+        const line = found();
+        if (line !== undefined) resolve(line);
+      };
+      this.#watchers.add(watcher);
+    });
+    return within(ms, seen, what).finally(() => this.#watchers.delete(watcher));
+  }
 }
 
 /** The environment a shard process needs besides the bot's configuration. */

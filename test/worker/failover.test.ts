@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { startSandbox, type Sandbox } from '../../src/dev/sandbox/index.ts';
 import { startDiscordStandin, type DiscordStandin } from '../../src/dev/standin/index.ts';
 import { openDatabase, type Database } from '../../src/db/index.ts';
 import { createStore, type Store } from '../../src/store/index.ts';
-import { until } from '../support/announcements.ts';
+import { OutputLines, within } from '../support/processes.ts';
 
 /**
  * Two worker processes on one database and one store: one works, the other stands by. The game pushes a
@@ -28,7 +29,8 @@ const WEBHOOK_SECRET = 'failover-webhook-secret';
 
 interface Child {
   readonly process: ChildProcess;
-  readonly states: string[];
+  /** Resolves once the worker says (a `state …` line on its stdout) that it is in `state`. */
+  became(state: string): Promise<string>;
 }
 
 function spawnWorker(env: Record<string, string>): Child {
@@ -36,11 +38,11 @@ function spawnWorker(env: Record<string, string>): Child {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const states: string[] = [];
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    for (const line of chunk.split('\n')) if (line.startsWith('state ')) states.push(line.slice(6));
-  });
-  return { process: child, states };
+  const output = new OutputLines(child.stdout);
+  return {
+    process: child,
+    became: (state) => output.when((line) => line === `state ${state}`, 30_000, `worker ${state}`),
+  };
 }
 
 function push(port: number, body: { id: number }): Promise<number> {
@@ -119,14 +121,16 @@ describe('a worker killed in the middle of a fan-out', () => {
       PROCESS_ROLE: 'worker',
     };
     const posted = () => channels.reduce((sum, id) => sum + discord.messages(id).length, 0);
+    // Told by the stand-in as each post is answered.
+    const postedAtLeast = (count: number) => discord.until(() => posted() >= count, `${count} posts`, 30_000);
 
     const firstPort = await freePort();
     const first = spawnWorker({ ...env, WEBHOOK_PORT: String(firstPort) });
     children.push(first);
-    await until(() => first.states.includes('active'), 30_000);
+    await first.became('active');
     const second = spawnWorker({ ...env, WEBHOOK_PORT: String(await freePort()) });
     children.push(second);
-    await until(() => second.states.includes('standby'), 30_000);
+    await second.became('standby');
 
     const map = sandbox.world.maps.find((m) => m.hidden === null)!;
     const event = {
@@ -138,13 +142,17 @@ describe('a worker killed in the middle of a fan-out', () => {
     };
     expect(await push(firstPort, event)).toBe(200);
 
-    await until(() => posted() >= 6, 30_000);
+    await postedAtLeast(6);
     first.process.kill('SIGKILL');
     expect(posted()).toBeLessThan(CHANNELS);
 
-    await until(() => second.states.includes('active'), 30_000);
-    await until(() => posted() >= CHANNELS, 30_000);
-    await until(async () => (await repos.inbox.pending()).length === 0, 30_000);
+    await second.became('active');
+    await postedAtLeast(CHANNELS);
+    // A clean stop waits for the delivery under way, which records the event done: then the inbox is read.
+    const exited = once(second.process, 'exit');
+    second.process.kill('SIGTERM');
+    expect(await within(30_000, exited, 'the standby stopped')).toEqual([0, null]);
+    expect(await repos.inbox.pending()).toEqual([]);
     for (const channelId of channels) expect(discord.messages(channelId)).toHaveLength(1);
     expect(await repos.inbox.isDone('e:77')).toBe(true);
   }, 90_000);

@@ -40,6 +40,8 @@ export interface SandboxOptions {
   readonly now?: () => number;
   /** Real-time delays of slow endpoints; all 0 by default (`npm run sandbox` sets realistic ones). */
   readonly latency?: Partial<Latencies>;
+  /** What waits out those delays and the `delay` fault (default real time): a test gives a manual clock's. */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** How many players the world has; default 320 (benchmarks ask for more). */
   readonly players?: number;
   /** Address to listen on; default 127.0.0.1. */
@@ -146,6 +148,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const sleep = (ms: number): Promise<void> => {
     if (closing.signal.aborted) return Promise.reject(new Error('sandbox closed'));
     if (ms <= 0) return Promise.resolve();
+    if (options.sleep) return options.sleep(ms, closing.signal);
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
         clearTimeout(timer);

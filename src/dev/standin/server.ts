@@ -16,6 +16,7 @@ import { addRole, deleteRole, editRole, publicMember, publicRole } from './roles
 import { nextSnowflake } from './snowflake.ts';
 import { DiscordState } from './state.ts';
 import type { DiscordStandin, DiscordStandinOptions, RequestMatch, RequestRecord } from './types.ts';
+import { Watch } from './watch.ts';
 
 /** The token the stand-in accepts unless told otherwise: fake, and shaped like a real one. */
 export const defaultStandinToken = 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GStand.in-fake-token-not-a-secret';
@@ -72,6 +73,7 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
   };
   const faults: Fault[] = [];
   const log: RequestRecord[] = [];
+  const watch = new Watch();
   const sleepers = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
   let closing: Promise<void> | null = null;
 
@@ -176,6 +178,7 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
       code: null,
     };
     log.push(record);
+    watch.changed();
     let raw: Buffer;
     try {
       raw = await readRaw(req);
@@ -247,7 +250,10 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
     }
   };
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => void handle(req, res));
+  server.on(
+    'request',
+    (req: IncomingMessage, res: ServerResponse) => void handle(req, res).finally(watch.changed),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
@@ -355,6 +361,7 @@ export async function startDiscordStandin(options: DiscordStandinOptions = {}): 
     commands: { global: () => commands.list(null), guild: (guildId) => commands.list(guildId) },
     messages: (channelId) => world.listMessages(channelId).map(snapshot),
     requests: () => log.map((r) => ({ ...r })),
+    until: (condition, what, timeoutMs) => watch.until(condition, what, timeoutMs),
     close() {
       closing ??= (async () => {
         for (const sleeper of [...sleepers]) sleeper.wake();

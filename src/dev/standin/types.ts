@@ -293,5 +293,10 @@ export interface DiscordStandin {
   messages(channelId?: string): MessageRecord[];
   /** Every REST call, oldest first; never the bot token nor interaction tokens. */
   requests(): readonly RequestRecord[];
+  /**
+   * Resolves once `condition` holds, checking it now and whenever a REST call arrives or is answered
+   * (what changes `requests()` and `messages()`); rejects naming `what` after `timeoutMs` (default 10 s).
+   */
+  until(condition: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }

@@ -111,7 +111,7 @@ describe('channel messages', () => {
       () => 'answered',
       () => 'cut',
     );
-    await expect.poll(() => s.requests().length).toBe(1);
+    await s.until(() => s.requests().length === 1, 'the request arrived');
     await s.close();
     expect(await inFlight).toBe('cut');
   });

@@ -57,7 +57,7 @@ describe('the turf clan reads’ budget', () => {
     let polls = 0;
     while (!(await allDone()) && polls < 20) {
       polls += 1;
-      await drive(world.clock, process.announcements.pollOnce(), 5_000);
+      await drive(world.clock, process.announcements.pollOnce());
     }
     expect(await allDone()).toBe(true);
     const reads = world.sandbox.requests
