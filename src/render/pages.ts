@@ -52,4 +52,3 @@ export function localRow(t: Translator, slice: LocalPage<unknown>, pager: Pager)
   });
   return row ? [row] : [];
 }
-

@@ -8,8 +8,9 @@ import { officialMapNames, type OfficialMapsReader } from '../../../src/features
  */
 function reader(load: () => Promise<unknown>) {
   const debug = vi.fn();
-  const ctx = { load: vi.fn(load), services: { log: { debug } } } as unknown as OfficialMapsReader;
-  return { ctx, debug, load: ctx.load as unknown as ReturnType<typeof vi.fn> };
+  const loader = vi.fn(load);
+  const ctx = { load: loader, services: { log: { debug } } } as unknown as OfficialMapsReader;
+  return { ctx, debug, load: loader };
 }
 
 describe('officialMapNames', () => {
