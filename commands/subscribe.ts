@@ -9,10 +9,9 @@ import {
   MAX_SUBSCRIPTIONS_PER_GUILD,
   announcementChannel,
   checkBotPermissions,
-  newSubscription,
+  saveSubscription,
   requireManager,
 } from '../src/announcements/manage.ts';
-import type { Subscription } from '../src/announcements/model.ts';
 import { renderSubscribed } from '../src/announcements/render-subscriptions.ts';
 import { SUBSCRIBE_KINDS, subscribeKindNamed, subscriptionView } from './subscribe/kinds.ts';
 import { readOptionArgs } from '../src/discord/args.ts';
@@ -75,27 +74,21 @@ export const command: Command = {
         s.channelId === target.id &&
         subscriptionIdentity(s.channelId, kind, s.options) === identity,
     );
-    const now = services.clock.now();
-    let subscription: Subscription;
-    if (same) {
-      subscription = {
-        ...same,
-        options,
-        locale: guild.preferredLocale,
-        // Re-enabled: from now on. Still active: events already due to it stay due.
-        ...(same.state.status === 'active' ? {} : { since: now }),
-        state: { status: 'active' },
-      };
-      await repository.save(subscription);
-    } else {
-      const fields = newSubscription(guild, target.id, kind.name, options, interaction.user.id, now);
-      const added = await repository.add(fields, identity, MAX_SUBSCRIPTIONS_PER_GUILD);
-      if (added.status === 'limit')
-        throw new UserError('subscribe:errors.limit', { max: MAX_SUBSCRIPTIONS_PER_GUILD });
-      if (added.status === 'exists')
-        throw new UserError('subscribe:errors.exists', { channel: `<#${target.id}>` });
-      subscription = added.subscription;
-    }
+    const saved = await saveSubscription(repository, same, {
+      guild,
+      channelId: target.id,
+      kind: kind.name,
+      options,
+      identity,
+      createdBy: interaction.user.id,
+      now: services.clock.now(),
+      limit: MAX_SUBSCRIPTIONS_PER_GUILD,
+    });
+    if (saved.status === 'limit')
+      throw new UserError('subscribe:errors.limit', { max: MAX_SUBSCRIPTIONS_PER_GUILD });
+    if (saved.status === 'exists')
+      throw new UserError('subscribe:errors.exists', { channel: `<#${target.id}>` });
+    const { subscription } = saved;
     services.log.info(
       { guild: guild.id, channel: target.id, kind: kind.name, subscription: subscription.id },
       same ? 'subscription updated' : 'subscribed',

@@ -12,6 +12,7 @@ import { UserError } from '../core/user-error.ts';
 import type { Translator } from '../i18n/index.ts';
 import { kindLabel } from './render-subscriptions.ts';
 import type { Subscription } from './model.ts';
+import type { SubscriptionRepository } from './records/subscriptions.ts';
 
 /**
  * What the commands that manage announcements share (`/subscribe`, `/subscriptions`, `/unsubscribe`,
@@ -96,6 +97,58 @@ export function newSubscription(
     since: now,
     state: { status: 'active' },
   };
+}
+
+/** Where and what to subscribe, for {@link saveSubscription}. */
+export interface SubscriptionRequest {
+  readonly guild: Guild;
+  readonly channelId: string;
+  readonly kind: string;
+  readonly options: Subscription['options'];
+  readonly identity: string;
+  readonly createdBy: string;
+  readonly now: number;
+  /** The server's limit of this kind, and the first slot its subscriptions take. */
+  readonly limit: number;
+  readonly firstSlot?: number;
+}
+
+/**
+ * A channel's subscription of this identity with the new options: the existing one updated (re-enabled from
+ * now if it was disabled; still active, the events already due to it stay due), or a new one added within
+ * the server's limit. `limit` and `exists` are the refusals, for the caller to word.
+ */
+export async function saveSubscription(
+  repository: SubscriptionRepository,
+  same: Subscription | undefined,
+  request: SubscriptionRequest,
+): Promise<
+  | { readonly status: 'updated' | 'created'; readonly subscription: Subscription }
+  | { readonly status: 'limit' }
+  | { readonly status: 'exists' }
+> {
+  const { guild, now } = request;
+  if (same) {
+    const subscription: Subscription = {
+      ...same,
+      options: request.options,
+      locale: guild.preferredLocale,
+      ...(same.state.status === 'active' ? {} : { since: now }),
+      state: { status: 'active' },
+    };
+    await repository.save(subscription);
+    return { status: 'updated', subscription };
+  }
+  const fields = newSubscription(
+    guild,
+    request.channelId,
+    request.kind,
+    request.options,
+    request.createdBy,
+    now,
+  );
+  const added = await repository.add(fields, request.identity, request.limit, request.firstSlot);
+  return added;
 }
 
 /** Autocomplete of a subscription id: the server's subscriptions whose id, kind or channel matches. */

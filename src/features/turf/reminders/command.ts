@@ -5,7 +5,7 @@ import {
   type Guild,
   type Role,
 } from 'discord.js';
-import { announcementChannel, checkBotPermissions, newSubscription } from '../../../announcements/manage.ts';
+import { announcementChannel, checkBotPermissions, saveSubscription } from '../../../announcements/manage.ts';
 import { NotFoundError } from '../../../api/errors.ts';
 import { numberOption, stringOption, subscriptionIdentity } from '../../../announcements/kinds/kind.ts';
 import type { Subscription } from '../../../announcements/model.ts';
@@ -127,25 +127,20 @@ export async function setReminder(ctx: Context, input: ReminderInput): Promise<v
     (s) =>
       s.channelId === channel.id && subscriptionIdentity(s.channelId, remindKind, s.options) === identity,
   );
-  const now = services.clock.now();
-  let subscription: Subscription;
-  if (same) {
-    subscription = {
-      ...same,
-      options,
-      locale: guild.preferredLocale,
-      ...(same.state.status === 'active' ? {} : { since: now }),
-      state: { status: 'active' },
-    };
-    await repository.save(subscription);
-  } else {
-    const fields = newSubscription(guild, channel.id, REMIND_KIND, options, interaction.user.id, now);
-    const added = await repository.add(fields, identity, MAX_REMINDERS, REMIND_FIRST_SLOT);
-    if (added.status === 'limit') throw new UserError('remind:errors.limit', { max: MAX_REMINDERS });
-    if (added.status === 'exists')
-      throw new UserError('remind:errors.exists', { channel: `<#${channel.id}>` });
-    subscription = added.subscription;
-  }
+  const saved = await saveSubscription(repository, same, {
+    guild,
+    channelId: channel.id,
+    kind: REMIND_KIND,
+    options,
+    identity,
+    createdBy: interaction.user.id,
+    now: services.clock.now(),
+    limit: MAX_REMINDERS,
+    firstSlot: REMIND_FIRST_SLOT,
+  });
+  if (saved.status === 'limit') throw new UserError('remind:errors.limit', { max: MAX_REMINDERS });
+  if (saved.status === 'exists') throw new UserError('remind:errors.exists', { channel: `<#${channel.id}>` });
+  const { subscription } = saved;
   services.log.info(
     { guild: guild.id, channel: channel.id, subscription: subscription.id },
     same ? 'turf reminder updated' : 'turf reminder set',
