@@ -1,11 +1,11 @@
-import { subscribe } from 'node:diagnostics_channel';
+import { subscribe, tracingChannel } from 'node:diagnostics_channel';
 import sqlite3 from 'sqlite3';
 
 /**
  * I/O of this process under way, which a test on a manual clock lets finish before it moves time: HTTP
  * requests of any undici client (fetch, the tier client, discord.js REST), told by undici's diagnostics
- * channels, and SQLite statements (the `sqlite3` addon runs them on libuv's thread pool), counted from the
- * call to their callback. Each operation is numbered when it starts; {@link whenQuiet} waits for those
+ * channels, Redis commands (node-redis's tracing channels), and SQLite statements (the `sqlite3` addon runs
+ * them on libuv's thread pool), counted from the call to their callback. Each operation is numbered when it starts; {@link whenQuiet} waits for those
  * after a mark only, so that a request another test left behind cannot hold this one up.
  */
 const underWay = new Set<number>();
@@ -54,6 +54,18 @@ function install(): void {
   subscribe('undici:request:trailers', ended);
   subscribe('undici:request:error', ended);
   for (const name of ['all', 'run', 'get', 'exec'] as const) countStatements(name);
+  // A Redis command in flight (the lease, the shared windows, the store) is under way as a request is:
+  // time moved meanwhile could expire a lease the command is renewing.
+  for (const name of ['node-redis:command', 'node-redis:batch']) {
+    const finished = (context: object) => end(numbers.get(context));
+    tracingChannel(name).subscribe({
+      start: (context: object) => numbers.set(context, begin()),
+      end: () => undefined,
+      asyncStart: () => undefined,
+      asyncEnd: finished,
+      error: finished,
+    });
+  }
 }
 
 /** The number of the last operation started so far. */
