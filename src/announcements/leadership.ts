@@ -22,6 +22,7 @@ export class Leadership {
   /** When the lease was last known held, by this process's clock; it is ours until that plus its lifetime. */
   #heldAt = 0;
   #failing = false;
+  #checking: Promise<boolean> | undefined;
 
   constructor(lease: Lease, clock: Clock, log: Logger, stopping: AbortSignal) {
     this.#lease = lease;
@@ -39,8 +40,19 @@ export class Leadership {
     return this.#state === 'active' ? this.#term?.signal : undefined;
   }
 
-  /** Takes or renews the lease once; true when this process holds it afterwards. */
-  async check(): Promise<boolean> {
+  /**
+   * Takes or renews the lease once; true when this process holds it afterwards. A check asked for while
+   * one is under way (a poll and a flush at once) joins it: two renewals at once would compare-and-set the
+   * same entry, and the one that lost would depose this process although the other had just renewed.
+   */
+  check(): Promise<boolean> {
+    this.#checking ??= this.#check().finally(() => {
+      this.#checking = undefined;
+    });
+    return this.#checking;
+  }
+
+  async #check(): Promise<boolean> {
     if (this.#stopping.aborted) return false;
     let held: boolean;
     try {
