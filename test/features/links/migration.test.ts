@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../src/db/index.ts';
 import { MIGRATIONS } from '../../../src/db/migrations.ts';
 import { Sqlite3Dialect } from '../../../src/db/sqlite.ts';
+import { SchemaPostgresDialect } from '../../../src/db/postgres-introspector.ts';
 import { accountLinks } from '../../../src/players/accounts.ts';
 import { POSTGRES_URL, postgresRequired, postgresUp } from '../../support/postgres.ts';
 
@@ -138,7 +139,11 @@ describe('the upgrade to one link per game account', () => {
       const admin = new Kysely({ dialect: new PostgresDialect({ pool: pool() }) });
       await sql`create schema ${sql.id(schema)}`.execute(admin);
       try {
-        const previous = await previousRelease(new PostgresDialect({ pool: pool(schema) }), schema);
+        // The bot's own dialect: its introspector reads this schema only, whatever other tests drop meanwhile.
+        const previous = await previousRelease(
+          new SchemaPostgresDialect({ pool: pool(schema) }, schema),
+          schema,
+        );
         await writeOldRecords(previous);
         await previous.destroy();
         const db = await openDatabase(POSTGRES_URL, { schema });
