@@ -10,7 +10,7 @@ import {
   type ClientEvents,
 } from 'discord.js';
 import { pino, type Logger } from 'pino';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { command as subscribe } from '../../commands/subscribe.ts';
 import { stackEnvironment } from '../../src/dev/demo/stack.ts';
 import { command as subscriptions } from '../../commands/subscriptions.ts';
@@ -399,6 +399,33 @@ export function useWorldPerTest(options: WorldOptions = {}): WorldFixture {
     },
   };
   return fixture;
+}
+
+/**
+ * A process killed just after Discord took its first post of an event whose key starts with `eventPrefix`:
+ * it polls once, the hook throws after that send (as a crash between Discord's answer and the outbox's
+ * record would), and the process is stopped. What a restart then does is the test's to check.
+ */
+export async function crashAfterFirstSend(
+  fixture: WorldFixture,
+  options: ProcessOptions,
+  eventPrefix: string,
+): Promise<void> {
+  let crashed = false;
+  const crashing = await fixture.start({
+    ...options,
+    announcements: {
+      ...options.announcements,
+      hook: (step, info) => {
+        if (!crashed && step === 'sent' && info.eventKey.startsWith(eventPrefix)) {
+          crashed = true;
+          throw new Error('crash after sending');
+        }
+      },
+    },
+  });
+  await expect(crashing.announcements.pollOnce()).rejects.toThrow('crash after sending');
+  await crashing.stop();
 }
 
 /** A log that keeps every line it writes (pino's JSON), for tests about what is logged. */

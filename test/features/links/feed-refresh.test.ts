@@ -1,20 +1,14 @@
-import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TierClient } from '../../../src/api/client.ts';
 import { NotFoundError } from '../../../src/api/errors.ts';
 import type { PlayerProfile } from '../../../src/api/schemas/index.ts';
-import { ANNOUNCEMENT_KINDS } from '../../../src/kinds.ts';
-import { KindRegistry } from '../../../src/announcements/kinds/registry.ts';
 import { openRepositories } from '../../../src/announcements/repositories.ts';
-import { Inbox } from '../../../src/announcements/inbox.ts';
 import { openDatabase, type Database } from '../../../src/db/index.ts';
-import { PlayersFeed } from '../../../src/features/tracking/feed.ts';
 import type { RefreshHook } from '../../../src/players/followed.ts';
 import { accountLinks } from '../../../src/players/accounts.ts';
-import { BackgroundScheduler } from '../../../src/traffic/scheduler.ts';
 import { createStore, type Store } from '../../../src/store/index.ts';
+import { playersFeedFor } from '../../support/players-feed.ts';
 import { ManualClock } from '../../support/clock.ts';
-import { demandReader } from '../../../src/demand.ts';
 
 /**
  * The players feed tells the links what each background refresh of a linked player found: the profile
@@ -35,23 +29,7 @@ afterEach(async () => {
 });
 
 function feedWith(api: TierClient, hook: RefreshHook) {
-  const repos = openRepositories(db, store);
-  const kinds = new KindRegistry(ANNOUNCEMENT_KINDS);
-  return new PlayersFeed({
-    api,
-    inbox: new Inbox(repos.inbox, kinds),
-    repos,
-    clock,
-    log: pino({ level: 'silent' }),
-    kinds,
-    scheduler: new BackgroundScheduler(),
-    db,
-    demand: demandReader(db),
-    enabled: true,
-    capacityPerMinute: 40,
-    settings: { trackMinutes: 5, linkedHours: 24 },
-    onRefreshed: hook,
-  });
+  return playersFeedFor({ api, db, repos: openRepositories(db, store), clock, onRefreshed: hook });
 }
 
 const run = () => ({

@@ -1,17 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import pino from 'pino';
 import type { TierClient } from '../../../src/api/client.ts';
 import { openDatabase, type Database } from '../../../src/db/index.ts';
 import { createStore, type Store } from '../../../src/store/index.ts';
 import { openRepositories, type Repositories } from '../../../src/announcements/repositories.ts';
-import { Inbox } from '../../../src/announcements/inbox.ts';
-import { ANNOUNCEMENT_KINDS } from '../../../src/kinds.ts';
-import { KindRegistry } from '../../../src/announcements/kinds/registry.ts';
-import { BackgroundScheduler } from '../../../src/traffic/scheduler.ts';
 import { PlayersFeed } from '../../../src/features/tracking/feed.ts';
 import type { Subscription } from '../../../src/announcements/model.ts';
+import { playersFeedFor } from '../../support/players-feed.ts';
 import { ManualClock } from '../../support/clock.ts';
-import { demandReader } from '../../../src/demand.ts';
 
 /** The players feed against a scripted game API: what each look at a player finds. */
 const NOW = Date.UTC(2026, 10, 24, 12, 0, 0);
@@ -71,21 +66,7 @@ afterEach(async () => {
 });
 
 function feedFor(api: TierClient) {
-  const kinds = new KindRegistry(ANNOUNCEMENT_KINDS);
-  return new PlayersFeed({
-    api,
-    inbox: new Inbox(repos.inbox, kinds),
-    repos,
-    clock,
-    log: pino({ level: 'silent' }),
-    kinds,
-    scheduler: new BackgroundScheduler(),
-    db,
-    demand: demandReader(db),
-    enabled: true,
-    capacityPerMinute: 40,
-    settings: { trackMinutes: 5, linkedHours: 24 },
-  });
+  return playersFeedFor({ api, db, repos, clock });
 }
 
 async function look(feed: PlayersFeed) {

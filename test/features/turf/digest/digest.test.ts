@@ -4,7 +4,13 @@ import { TURF_CLAN_READS_SCOPE, turfReadsBudget } from '../../../../src/features
 import { turfDayDate } from '../../../../src/api/turf-days.ts';
 import { escapeMarkdown } from '../../../../src/render/text.ts';
 import { jumpWallClock } from '../../../support/clock.ts';
-import { posted, subscribeDirectly, useWorldPerTest, type World } from '../../../support/announcements.ts';
+import {
+  crashAfterFirstSend,
+  posted,
+  subscribeDirectly,
+  useWorldPerTest,
+  type World,
+} from '../../../support/announcements.ts';
 import { clanNamed, clanSources, titles, toTime } from '../../support.ts';
 
 /**
@@ -140,20 +146,7 @@ describe('the daily turf digest', () => {
 
     // Down over midnight; back at 15:00 UTC of day 250, and killed right after Discord took the post.
     await toTime(world.clock, DAY_249_END + 15 * HOUR);
-    let crashed = false;
-    const crashing = await fixture.start({
-      sources: clanSources,
-      announcements: {
-        hook: (step, info) => {
-          if (!crashed && step === 'sent' && info.eventKey.startsWith('turf-digest:')) {
-            crashed = true;
-            throw new Error('crash after sending');
-          }
-        },
-      },
-    });
-    await expect(crashing.announcements.pollOnce()).rejects.toThrow('crash after sending');
-    await crashing.stop();
+    await crashAfterFirstSend(fixture, { sources: clanSources }, 'turf-digest:');
     expect(titles(world, world.channelId, DIGEST)).toHaveLength(1);
 
     // Its delivery claim expires (wall clock); the restarted bot finishes the delivery with the same nonce.

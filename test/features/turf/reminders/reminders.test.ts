@@ -4,7 +4,13 @@ import { ReminderRuns } from '../../../../src/features/turf/reminders/runs.ts';
 import { turfDayDate } from '../../../../src/api/turf-days.ts';
 import { escapeMarkdown } from '../../../../src/render/text.ts';
 import { jumpWallClock } from '../../../support/clock.ts';
-import { posted, subscribeDirectly, useWorldPerTest, type World } from '../../../support/announcements.ts';
+import {
+  crashAfterFirstSend,
+  posted,
+  subscribeDirectly,
+  useWorldPerTest,
+  type World,
+} from '../../../support/announcements.ts';
 import { clanNamed, clanSources, titles, toTime } from '../../support.ts';
 
 /**
@@ -110,20 +116,7 @@ describe('turf reminders', () => {
 
     // Down at 14:00 and 23:00; back at 23:30, killed just after Discord took the first reminder.
     await toTime(world.clock, END_249 - 30 * MINUTE);
-    let crashed = false;
-    const crashing = await fixture.start({
-      sources: clanSources,
-      announcements: {
-        hook: (step, info) => {
-          if (!crashed && step === 'sent' && info.eventKey.startsWith('remind:')) {
-            crashed = true;
-            throw new Error('crash after sending');
-          }
-        },
-      },
-    });
-    await expect(crashing.announcements.pollOnce()).rejects.toThrow('crash after sending');
-    await crashing.stop();
+    await crashAfterFirstSend(fixture, { sources: clanSources }, 'remind:');
     const wall = jumpWallClock(250);
     try {
       const restarted = await fixture.start({ sources: clanSources });
