@@ -49,6 +49,11 @@ export interface DatabaseOptions {
   readonly schema?: string;
   /** Connections PostgreSQL may hold; default 10. */
   readonly poolSize?: number;
+  /**
+   * How long one query of the migrations may take on PostgreSQL, waiting for another process's migrations
+   * included (shards starting together). Default 120000.
+   */
+  readonly migrationTimeoutMs?: number;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -114,15 +119,16 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     throw new StoreError('unsupported database URL: use sqlite:// or postgres://');
   }
   const kysely = new Kysely<Tables>({ dialect: guarded(dialect) });
+  const migrating = kind === 'postgres' ? migrationDatabase(url, options) : kysely;
   try {
-    if (schema !== undefined && schema !== 'public') {
-      await createSchema(kysely, schema);
-    }
-    await migrate(kysely, schema);
+    if (schema !== undefined && schema !== 'public') await createSchema(migrating, schema);
+    await migrate(migrating, schema);
   } catch (error) {
     await kysely.destroy().catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
     throw new StoreError(`cannot open the database at ${withoutPassword(url)}: ${reason}`, { cause: error });
+  } finally {
+    if (migrating !== kysely) await migrating.destroy();
   }
   let closed: Promise<void> | undefined;
   return {
@@ -141,6 +147,16 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
       return closed;
     },
   };
+}
+
+/**
+ * PostgreSQL's migrations run on connections of their own, with a query timeout long enough to wait for
+ * another process's migrations: under the bot's 5 s, a shard starting while another migrated failed.
+ */
+function migrationDatabase(url: string, options: DatabaseOptions): Kysely<Tables> {
+  const timeout = Math.max(options.migrationTimeoutMs ?? 120_000, options.queryTimeoutMs ?? 0);
+  const { dialect } = postgresDialect(url, { ...options, queryTimeoutMs: timeout, poolSize: 2 });
+  return new Kysely<Tables>({ dialect: guarded(dialect) });
 }
 
 /**

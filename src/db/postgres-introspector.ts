@@ -1,7 +1,9 @@
 import {
+  PostgresAdapter,
   PostgresDialect,
   sql,
   type DatabaseIntrospector,
+  type DialectAdapter,
   type DatabaseMetadata,
   type Kysely,
   type PostgresDialectConfig,
@@ -78,7 +80,38 @@ class SchemaIntrospector implements DatabaseIntrospector {
   }
 }
 
-/** PostgreSQL through Kysely, introspecting only the schema the bot keeps its tables in. */
+/**
+ * The two keys of the advisory lock a schema's migrations hold: a constant of ours, and the schema's
+ * name hashed by PostgreSQL. Kysely's own adapter takes one lock for the whole database, so every schema
+ * of a server (every test file, every bot sharing it) waited for every other's migrations.
+ */
+const MIGRATION_LOCK_CLASS = 0x6b66; // "kf"
+/** As Kysely's: a process waits this long for another's migrations before it gives up. */
+const MIGRATION_LOCK_TIMEOUT_MS = 60 * 60 * 1_000;
+
+class SchemaAdapter extends PostgresAdapter {
+  constructor(private readonly schema: string) {
+    super();
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature Kysely's adapter declares
+  override async acquireMigrationLock(db: Kysely<any>): Promise<void> {
+    await sql`
+      with set_timeout as (select set_config('lock_timeout', ${String(MIGRATION_LOCK_TIMEOUT_MS)}, true))
+      select pg_advisory_lock(${MIGRATION_LOCK_CLASS}::int4, hashtext(${this.schema})) from set_timeout
+    `.execute(db);
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature Kysely's adapter declares
+  override async releaseMigrationLock(db: Kysely<any>): Promise<void> {
+    await sql`select pg_advisory_unlock(${MIGRATION_LOCK_CLASS}::int4, hashtext(${this.schema}))`.execute(db);
+  }
+}
+
+/**
+ * PostgreSQL through Kysely, introspecting only the schema the bot keeps its tables in, and migrating it
+ * under a lock of that schema's own.
+ */
 export class SchemaPostgresDialect extends PostgresDialect {
   constructor(
     config: PostgresDialectConfig,
@@ -90,5 +123,9 @@ export class SchemaPostgresDialect extends PostgresDialect {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature Kysely's Dialect declares
   override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new SchemaIntrospector(db, this.schema);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new SchemaAdapter(this.schema);
   }
 }
