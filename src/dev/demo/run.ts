@@ -108,7 +108,9 @@ async function playAll(run: Run, loaded: ReadonlySet<string>, clock: DemoClock):
   for (const step of demoScript(clock)) {
     index += 1;
     try {
-      if (step.kind === 'game') {
+      if (step.kind === 'section') {
+        run.write(`\n\n══ ${step.title} ══\n`);
+      } else if (step.kind === 'game') {
         run.write(`\n~ In the game: ${step.title}\n`);
         await step.run({ stack: run.stack, outDir: run.outDir, index, write: run.write });
       } else if (!loaded.has(step.command)) {
@@ -117,7 +119,7 @@ async function playAll(run: Run, loaded: ReadonlySet<string>, clock: DemoClock):
         await playCommand(run, step, index);
       }
     } catch (error) {
-      const what = step.kind === 'game' ? step.title : stepKey(step.command, step.sub);
+      const what = step.kind === undefined ? stepKey(step.command, step.sub) : step.title;
       const problem = `step ${index} (${what}) failed: ${error instanceof Error ? error.message : String(error)}`;
       run.problems.push(problem);
       run.write(`  ✗ ${problem}\n`);

@@ -98,9 +98,9 @@ function announcementSteps(clock: DemoClock): Step[] {
     { command: 'subscriptions', manager, note: "the server's announcements, each with its id" },
     {
       command: 'unsubscribe',
-      options: async (s) => ({ id: await firstSuggestion(s, 'unsubscribe', undefined, 'id') }),
+      options: async (s) => ({ id: await firstSuggestion(s, 'unsubscribe', undefined, 'id', 'kpd') }),
       manager,
-      note: 'one of them removed (its id picked from autocomplete)',
+      note: 'the KPD one removed: its id picked from autocomplete after typing "kpd"',
     },
   ];
 }
@@ -251,10 +251,18 @@ function meSteps(): Step[] {
 /** The server's side of the demo, in order. */
 export function serverSteps(clock: DemoClock): Step[] {
   return [
+    { kind: 'section', title: 'A server’s announcements, and a moderator’s KPD key (Manage Server)' },
     ...announcementSteps(clock),
+    {
+      kind: 'section',
+      title: 'A linked game account, the server’s leaderboard, and roles that follow links',
+    },
     ...accountSteps(),
+    { kind: 'section', title: 'Following a player, and price alerts' },
     ...followSteps(clock),
+    { kind: 'section', title: 'A player’s own data, through an access token' },
     ...meSteps(),
+    { kind: 'section', title: 'Removing the key and the link' },
     { command: 'kpd', sub: 'unlink', manager, note: 'the moderator key removed' },
     { command: 'unlink', note: 'the user unlinks the game account' },
   ];

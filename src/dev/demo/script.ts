@@ -251,10 +251,16 @@ const TURF_STEPS: readonly Step[] = [
 /** Every step of the demo, in order, on the demo's clock. */
 export function demoScript(clock: DemoClock): Step[] {
   return [
+    {
+      kind: 'section',
+      title: 'A player looks things up: players, clans, maps, mods, the market, leaderboards',
+    },
     ...PLAYER_STEPS,
     ...GAME_STEPS,
+    { kind: 'section', title: 'Turf wars, clans recruiting, lobbies, and a name nobody has' },
     ...TURF_STEPS,
     ...serverSteps(clock),
+    { kind: 'section', title: 'A clan’s own channel: the turf day’s reminder and digest' },
     // Last: they move the clock forward to the end of the UTC turf day.
     ...clanSteps(clock),
   ];

@@ -52,7 +52,13 @@ export interface GameContext {
   readonly write: (text: string) => void;
 }
 
-export type Step = CommandStep | GameStep;
+/** A heading of the transcript: what the next steps are about. */
+export interface SectionStep {
+  readonly kind: 'section';
+  readonly title: string;
+}
+
+export type Step = CommandStep | GameStep | SectionStep;
 
 /** `/command sub`, as the demo's coverage counts it. */
 export function stepKey(command: string, sub?: string): string {
