@@ -15,6 +15,8 @@ const ISOLATED = [
   'test/e2e/**',
   // discord.js clients against the stand-in: uploads and REST queues of their own.
   'test/dev/standin/**',
+  // The whole demo (sandbox, stand-in, bot) for as long as it plays.
+  'test/dev/demo/**',
   'test/log/**',
   'test/secrets/**',
   'test/store/**',
