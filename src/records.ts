@@ -7,6 +7,7 @@ import { openPlayerRecords } from './players/records.ts';
 import { AlertRepository } from './features/alerts/store.ts';
 import { openRoleRecords } from './features/roles/rules.ts';
 import { kpdKeys } from './features/kpd/keys.ts';
+import { ClanRosterStore } from './features/clans/log/store.ts';
 
 /**
  * Every record of the bot, opened once over the database (and the store, for delivery claims): the
@@ -20,5 +21,6 @@ export function openRecords(db: Database, store: Store, config: Pick<Config, 'se
     alerts: new AlertRepository(db),
     roles: openRoleRecords(db),
     kpdKeys: kpdKeys({ db, config }),
+    clanRosters: new ClanRosterStore(db),
   };
 }

@@ -73,7 +73,7 @@ export const subscribeClanLog = defineSubscribeKind({
   describe: describeClanLog,
 
   async status(services, t, subscriptions) {
-    const status = await clanLogStatus(services.db, services.demand, services.config, subscriptions);
+    const status = await clanLogStatus(services.records, services.demand, services.config, subscriptions);
     return new Map([...status].map(([id, entry]) => [id, statusLine(t, entry)]));
   },
 });

@@ -1,13 +1,12 @@
 import type { Config } from '../../../config/index.ts';
-import type { Database } from '../../../db/index.ts';
+import type {} from './store.ts';
+import type { Records } from '../../../services.ts';
 import type { Subscription } from '../../../announcements/model.ts';
-import { SubscriptionRepository } from '../../../announcements/repositories.ts';
 import { followCapacity, type DemandReader } from '../../../traffic/capacity.ts';
 import { TRACK_KIND, backgroundPlan } from '../../../players/follow-plan.ts';
 import { CLAN_TARGET_MS, clanIntervalOf, type BackgroundPlan } from '../../../traffic/planner.ts';
 import { followedClans } from './followed.ts';
 import { CLAN_LOG_KIND, clanOf } from './model.ts';
-import { ClanRosterStore } from './store.ts';
 
 export { CLAN_TARGET_MS } from '../../../traffic/planner.ts';
 
@@ -51,7 +50,7 @@ export interface ClanLogStatus {
  * makes now (every active subscription of the kinds that weigh on it) and the reads stored.
  */
 export async function clanLogStatus(
-  db: Database,
+  records: Pick<Records, 'announcements' | 'clanRosters'>,
   demand: DemandReader,
   config: PlanConfig,
   subscriptions: readonly Subscription[],
@@ -59,11 +58,11 @@ export async function clanLogStatus(
   const mine = subscriptions.filter((s) => s.kind === CLAN_LOG_KIND);
   const out = new Map<string, ClanLogStatus>();
   if (mine.length === 0) return out;
-  const repository = new SubscriptionRepository(db);
+  const repository = records.announcements.subscriptions;
   const active = [...(await repository.active(TRACK_KIND)), ...(await repository.active(CLAN_LOG_KIND))];
   const intervals = clanIntervals(await planFor(demand, active, config), active);
   const clanIds = mine.flatMap((s) => clanOf(s)?.clanId ?? []);
-  const stored = await new ClanRosterStore(db).many(clanIds);
+  const stored = await records.clanRosters.many(clanIds);
   for (const subscription of mine) {
     const clanId = clanOf(subscription)?.clanId;
     if (clanId === undefined) continue;

@@ -5,6 +5,13 @@ import { InboxRepository } from '../../../announcements/repositories.ts';
 import { parseJson } from '../../../announcements/records/events.ts';
 import { RosterSchema, type Roster } from './model.ts';
 
+declare module '../../../services.ts' {
+  interface Records {
+    /** The last roster read of every clan a clan log follows (`/subscribe clan-log`, the worker's source). */
+    readonly clanRosters: ClanRosterStore;
+  }
+}
+
 /** The last roster read of a clan, as stored. */
 export interface StoredRoster {
   readonly clanId: number;
