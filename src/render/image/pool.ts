@@ -88,6 +88,10 @@ export class RenderPool {
   #closed = false;
 
   constructor(options: RenderPoolOptions) {
+    const { size, queueLimit, timeoutMs } = options;
+    if (!Number.isInteger(size) || size < 1) throw new RangeError('a render pool has at least one thread');
+    if (!Number.isInteger(queueLimit) || queueLimit < 0) throw new RangeError('queueLimit must be a count');
+    if (!(timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
     this.#options = {
       sleep: unrefSleep,
       entry: workerEntry(import.meta.url, 'worker'),

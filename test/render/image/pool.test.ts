@@ -62,6 +62,12 @@ describe('RenderPool', () => {
     for (const drawn of await Promise.all(taken)) expect(drawn.width).toBe(4);
   });
 
+  it('refuses a size, queue or timeout it could not work with', () => {
+    expect(() => testPool(markerWorker, { size: 0 })).toThrow(RangeError);
+    expect(() => testPool(markerWorker, { queueLimit: -1 })).toThrow(RangeError);
+    expect(() => testPool(markerWorker, { timeoutMs: Number.NaN })).toThrow(RangeError);
+  });
+
   it('uses no more threads than its size', async () => {
     pool = testPool(markerWorker, { size: 2, queueLimit: 10 });
     const all = await Promise.all(Array.from({ length: 6 }, (_, i) => pool!.run({ svg: tinySvg(20 + i) })));
