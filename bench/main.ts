@@ -1,5 +1,6 @@
-import { benchCharts, benchInteractionLatency } from './bot.ts';
+import { benchInteractionLatency } from './bot.ts';
 import { benchCard } from './card.ts';
+import { benchCharts } from './charts.ts';
 import { benchAlerts } from './alerts.ts';
 import { benchClans } from './clans.ts';
 import { benchCachedOverhead, benchSingleFlight, benchZipf, type Figures } from './client.ts';

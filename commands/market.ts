@@ -50,7 +50,7 @@ async function showSkin(
   names.remember('player', ...(data.listings ?? []).map((listing) => listing.seller_name));
   names.remember('player', ...(data.owners ?? []).map((owner) => owner.player_name));
   await ctx.send(
-    renderMarketSkin(ctx.t, {
+    await renderMarketSkin(ctx.t, {
       data,
       skinName: names.skinName(skinIndex),
       days,
@@ -115,7 +115,7 @@ async function showOverview(ctx: CommandContext): Promise<void> {
     }
   }
   await ctx.send(
-    renderMarketOverview(ctx.t, {
+    await renderMarketOverview(ctx.t, {
       stats,
       sales,
       skinName: (index) => ctx.services.names.skinName(index),

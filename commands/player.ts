@@ -113,7 +113,7 @@ async function showProfile(
       : undefined;
   const past = pastTimes(ctx.now, ctx.services.log);
   await ctx.send(
-    renderProfile(ctx.t, { profile, section, menuId, changes, rankedHistory, now: ctx.now, past }),
+    await renderProfile(ctx.t, { profile, section, menuId, changes, rankedHistory, now: ctx.now, past }),
   );
 }
 
@@ -147,7 +147,9 @@ async function showHistory(ctx: CommandContext, playerName: string, stat: Histor
   const profile = await ctx.load('player', { playerName });
   ctx.services.names.remember('player', profile.player_name);
   const points = await historyOf(ctx, profile, days);
-  await ctx.send(renderHistory(ctx.t, { playerName: profile.player_name, stat, days, points, now: ctx.now }));
+  await ctx.send(
+    await renderHistory(ctx.t, { playerName: profile.player_name, stat, days, points, now: ctx.now }),
+  );
 }
 
 async function showCompare(ctx: CommandContext, first: string, second: string) {
@@ -159,7 +161,7 @@ async function showCompare(ctx: CommandContext, first: string, second: string) {
   for (const profile of [a, b]) ctx.services.names.remember('player', profile.player_name);
   const [historyA, historyB] = await Promise.all([historyOf(ctx, a, 30), historyOf(ctx, b, 30)]);
   await ctx.send(
-    renderCompare(
+    await renderCompare(
       ctx.t,
       { playerName: a.player_name, stats: statsOf(a), history: historyA },
       { playerName: b.player_name, stats: statsOf(b), history: historyB },

@@ -13,6 +13,7 @@ import { dropAccessTokens } from './features/tokens/token-memory.ts';
 import type { Services } from './services.ts';
 import type { Store } from './store/index.ts';
 import { openRecords } from './records.ts';
+import { images } from './render/image/images.ts';
 
 export interface ServiceParts {
   readonly config: Config;
@@ -68,10 +69,15 @@ export async function composeServices(parts: ServiceParts): Promise<ComposedServ
     log,
   };
   const stopCapture = captureSnapshots(services);
+  // An image that could not be drawn leaves its reply as text; the log says why.
+  const stopImageLog = images().onFailure((error) =>
+    log.warn({ err: error, subsystem: 'images' }, 'an image could not be drawn; replied without it'),
+  );
   return {
     services,
     async close() {
       stopCapture();
+      stopImageLog();
       // Player access tokens kept for `/me` live only as long as this process's services.
       dropAccessTokens(services);
       await api.close();

@@ -55,7 +55,7 @@ interface Case {
   readonly name: string;
   /** The styles the date shows in (each must be clamped). */
   readonly styles: readonly Style[];
-  readonly render: (date: string, past: PastTimes | undefined) => ReplyPayload;
+  readonly render: (date: string, past: PastTimes | undefined) => ReplyPayload | Promise<ReplyPayload>;
 }
 
 const kpdCall = (date: string) =>
@@ -214,27 +214,27 @@ const CASES: readonly Case[] = [
 describe('past events dated in the future, in every reply', () => {
   beforeEach(() => resetFutureTimeWarning());
 
-  it.each(CASES)('$name: a time 10 h ahead shows as now, a past one as sent', ({ styles, render }) => {
+  it.each(CASES)('$name: a time 10 h ahead shows as now, a past one as sent', async ({ styles, render }) => {
     const { log, lines } = capturedLog();
-    const clamped = render(FUTURE, pastTimes(NOW, log));
+    const clamped = await render(FUTURE, pastTimes(NOW, log));
     expectSafe(clamped);
     const text = visibleText(clamped);
     expect(text).not.toContain(`<t:${Math.floor(Date.parse(FUTURE) / 1000)}:`);
     for (const style of styles) expect(text).toContain(tag(NOW, style));
     expect(lines.filter((line) => line['level'] === 40)).toHaveLength(1);
 
-    const past = visibleText(render(PAST, pastTimes(NOW, log)));
+    const past = visibleText(await render(PAST, pastTimes(NOW, log)));
     for (const style of styles) expect(past).toContain(tag(Date.parse(PAST), style));
     expect(past).not.toContain(`<t:${NOW / 1000}:`);
 
     // A caller that gives no `past` is unchanged (and the payload does carry the date).
-    expect(visibleText(render(FUTURE, undefined))).toContain(tag(Date.parse(FUTURE), styles[0]!));
+    expect(visibleText(await render(FUTURE, undefined))).toContain(tag(Date.parse(FUTURE), styles[0]!));
   });
 
-  it('one warning for a whole reply of future times, none for the next reply', () => {
+  it('one warning for a whole reply of future times, none for the next reply', async () => {
     const { log, lines } = capturedLog();
-    const first = render(CASES, 'KPD new call post', pastTimes(NOW, log));
-    const second = render(CASES, '/mods info (created and updated)', pastTimes(NOW + HOUR, log));
+    const first = await render(CASES, 'KPD new call post', pastTimes(NOW, log));
+    const second = await render(CASES, '/mods info (created and updated)', pastTimes(NOW + HOUR, log));
     expect(embedText(first)).toContain(tag(NOW, 'f'));
     expect(embedText(second)).toContain(tag(NOW + HOUR, 'D'));
     const warnings = lines.filter((line) => line['level'] === 40);
@@ -246,7 +246,7 @@ describe('past events dated in the future, in every reply', () => {
 describe('KPD posts through their announcement kind', () => {
   beforeEach(() => resetFutureTimeWarning());
 
-  it('clamps a call dated in the future with the delivery’s past times', () => {
+  it('clamps a call dated in the future with the delivery’s past times', async () => {
     const { log } = capturedLog();
     const event = {
       key: 'kpd:7',
@@ -264,10 +264,10 @@ describe('KPD posts through their announcement kind', () => {
   });
 });
 
-function render(cases: readonly Case[], name: string, past: PastTimes): ReplyPayload {
+function render(cases: readonly Case[], name: string, past: PastTimes): Promise<ReplyPayload> {
   const found = cases.find((c) => c.name === name);
   if (!found) throw new Error(`no case ${name}`);
-  return found.render(FUTURE, past);
+  return Promise.resolve(found.render(FUTURE, past));
 }
 
 routeCommands(marketCommand);

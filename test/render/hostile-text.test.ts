@@ -83,10 +83,10 @@ function shown(value: string): string {
 
 describe('user and game text through every renderer', () => {
   for (const value of VARIANTS) {
-    it(`shows ${JSON.stringify(value)} literally and never hands it to i18next`, () => {
+    it(`shows ${JSON.stringify(value)} literally and never hands it to i18next`, async () => {
       leaks.length = 0;
       for (const t of [en, de]) {
-        for (const { name, payload, shows } of everyRenderer(t, value)) {
+        for (const { name, payload, shows } of await everyRenderer(t, value)) {
           expect(checkMessageLimits(payload), name).toEqual([]);
           if (shows) expect(textOf(payload), name).toContain(shown(value));
         }
@@ -114,8 +114,8 @@ describe('user and game text through every renderer', () => {
 describe('lone surrogates in names', () => {
   const LONE = 'Ghost\uD800x\uDFFFy';
 
-  it('render everywhere, component ids included, and every custom id decodes within 100 characters', () => {
-    for (const { name, payload } of everyRenderer(en, LONE)) {
+  it('render everywhere, component ids included, and every custom id decodes within 100 characters', async () => {
+    for (const { name, payload } of await everyRenderer(en, LONE)) {
       expect(checkMessageLimits(payload), name).toEqual([]);
       for (const id of customIds(payload).filter(Boolean)) {
         expect(id.length, name).toBeLessThanOrEqual(100);
@@ -163,8 +163,8 @@ describe('bounded work on huge upstream text and lists', () => {
     expect(Math.max(...lengths)).toBeLessThanOrEqual(200);
   });
 
-  it('formats only the page of a 10,000-item list, in every renderer', () => {
-    for (const { name, payload, calls } of counted(en, 10_000)) {
+  it('formats only the page of a 10,000-item list, in every renderer', async () => {
+    for (const { name, payload, calls } of await counted(en, 10_000)) {
       expect(checkMessageLimits(payload), name).toEqual([]);
       expect(calls, name).toBeLessThanOrEqual(400);
     }
@@ -180,9 +180,9 @@ describe('limits in UTF-16 code units, as Discord counts them', () => {
     expect(truncate('a𝔄𝔄', 4)).toBe('a𝔄…');
   });
 
-  it('keeps every renderer within limits with astral-plane names, never splitting a pair', () => {
+  it('keeps every renderer within limits with astral-plane names, never splitting a pair', async () => {
     for (const value of ['𝔄'.repeat(400), `😀${'👨‍👩‍👧‍👦'.repeat(200)}`, `a${'𝔄'.repeat(3000)}`]) {
-      for (const { name, payload } of everyRenderer(en, value, 30)) {
+      for (const { name, payload } of await everyRenderer(en, value, 30)) {
         expect(utf16Violations(payload), name).toEqual([]);
         expect(visibleText(payload), name).not.toMatch(LONE_SURROGATE);
       }
@@ -226,10 +226,10 @@ function utf16Violations(payload: ReplyPayload): string[] {
 }
 
 /** Every renderer with a translator that counts its calls, fed lists of `count` items. */
-function counted(
+async function counted(
   t: Translator,
   count: number,
-): Array<{ name: string; payload: ReplyPayload; calls: number }> {
+): Promise<Array<{ name: string; payload: ReplyPayload; calls: number }>> {
   let calls = 0;
   const counting: Translator = {
     locale: t.locale,
@@ -242,9 +242,12 @@ function counted(
       return t.n(value, options);
     },
   };
-  return renderers(counting, 'Ghost', count).map(({ name, render }) => {
+  const all: Array<{ name: string; payload: ReplyPayload; calls: number }> = [];
+  // One after another, so that each renderer's calls are its own (a chart's renderer awaits its image).
+  for (const { name, render } of renderers(counting, 'Ghost', count)) {
     const before = calls;
-    const payload = render();
-    return { name, payload, calls: calls - before };
-  });
+    const payload = await render();
+    all.push({ name, payload, calls: calls - before });
+  }
+  return all;
 }

@@ -102,16 +102,16 @@ const DATE = '2026-05-19T10:00:00Z';
 
 export interface Renderer {
   readonly name: string;
-  readonly render: () => ReplyPayload;
+  readonly render: () => ReplyPayload | Promise<ReplyPayload>;
   readonly shows: boolean;
 }
 
-export function everyRenderer(t: Translator, name: string, count = 3): Rendered[] {
-  return renderers(t, name, count).map(({ name: rendererName, render, shows }) => ({
-    name: rendererName,
-    payload: render(),
-    shows,
-  }));
+export async function everyRenderer(t: Translator, name: string, count = 3): Promise<Rendered[]> {
+  const rendered: Rendered[] = [];
+  // One after another: a renderer that draws a chart awaits it, and the next one starts after.
+  for (const { name: rendererName, render, shows } of renderers(t, name, count))
+    rendered.push({ name: rendererName, payload: await render(), shows });
+  return rendered;
 }
 
 /** The renderers, not run yet. */
@@ -196,7 +196,7 @@ export function renderers(t: Translator, name: string, count = 3): Renderer[] {
   }));
   const pending = { playerName: name, code: 'ABC123', issuedAt: NOW, expiresAt: NOW + 600_000 };
 
-  const all: Array<[string, () => ReplyPayload, boolean?]> = [
+  const all: Array<[string, () => ReplyPayload | Promise<ReplyPayload>, boolean?]> = [
     [
       'renderMapFeatured',
       () => renderMapFeatured(t, { mapId: 1, mapName: name, creator: name, featuredAt: NOW }, '9'),

@@ -356,6 +356,6 @@ function altText(
 }
 
 /** The history chart as a 960×480 PNG; see {@link buildHistorySvg}. */
-export function renderHistoryChart(input: HistoryChartInput): ChartImage {
+export function renderHistoryChart(input: HistoryChartInput): Promise<ChartImage | undefined> {
   return toChartImage(buildHistorySvg(input));
 }

@@ -64,7 +64,7 @@ export interface HistoryView {
 }
 
 /** `/player history`: the chart, and the change over the period. Fewer than two points: when there will be. */
-export function renderHistory(t: Translator, view: HistoryView): ReplyPayload {
+export async function renderHistory(t: Translator, view: HistoryView): Promise<ReplyPayload> {
   const name = text(view.playerName, NAME_MAX);
   const label = statLabel(t, view.stat);
   const values = view.points.flatMap((point) => {
@@ -83,7 +83,7 @@ export function renderHistory(t: Translator, view: HistoryView): ReplyPayload {
   }
   const first = values[0];
   const last = values.at(-1);
-  const chart = renderHistoryChart({
+  const chart = await renderHistoryChart({
     title: t.t('player:history.chartTitle', { stat: label, name: view.playerName, days: view.days }),
     series: [{ label: view.playerName, points: values }],
     from: view.now - view.days * DAY_MS,
@@ -110,12 +110,13 @@ export function renderHistory(t: Translator, view: HistoryView): ReplyPayload {
     color: Colors.info,
     title,
     fields,
-    image: { url: 'attachment://history.png' },
+    // Without its chart (it could not be drawn) the reply is the text alone.
+    ...(chart ? { image: { url: 'attachment://history.png' } } : {}),
     footer: { text: t.t('player:history.points', { count: values.length }) },
   };
   return {
     embeds: [fit(embed)],
-    files: [{ name: 'history.png', data: chart.png, description: chart.altText }],
+    ...(chart ? { files: [{ name: 'history.png', data: chart.png, description: chart.altText }] } : {}),
   };
 }
 
@@ -158,7 +159,12 @@ export interface CompareSide {
 }
 
 /** `/player compare a b`: stat by stat, the better value marked; the K/D histories overlaid when both have some. */
-export function renderCompare(t: Translator, a: CompareSide, b: CompareSide, now: number): ReplyPayload {
+export async function renderCompare(
+  t: Translator,
+  a: CompareSide,
+  b: CompareSide,
+  now: number,
+): Promise<ReplyPayload> {
   const [nameA, nameB] = [text(a.playerName, NAME_MAX), text(b.playerName, NAME_MAX)];
   const fields = HISTORY_STATS.flatMap((stat) => {
     const [va, vb] = [statValue(a.stats, stat), statValue(b.stats, stat)];
@@ -185,7 +191,7 @@ export function renderCompare(t: Translator, a: CompareSide, b: CompareSide, now
     points: side.history.map((point) => ({ at: point.at, value: statValue(point.stats, 'kd') ?? 0 })),
   }));
   if (series.every((s) => s.points.length >= 2)) {
-    const chart = renderHistoryChart({
+    const chart = await renderHistoryChart({
       title: t.t('player:compare.chartTitle', { a: a.playerName, b: b.playerName }),
       series,
       from: now - 30 * DAY_MS,
@@ -197,6 +203,8 @@ export function renderCompare(t: Translator, a: CompareSide, b: CompareSide, now
         outOfRange: (count) => t.t('player:card.chart.outOfRange', { points: t.n(count) }),
       },
     });
+    // Not drawn (a failed or stuck render): the comparison as text alone.
+    if (chart === undefined) return { embeds: [fit(embed)] };
     embed.image = { url: 'attachment://compare.png' };
     return {
       embeds: [fit(embed)],

@@ -145,6 +145,6 @@ export function buildMarketOverviewSvg(input: MarketOverviewChartInput): ChartSv
 }
 
 /** The overview chart as a 960×480 PNG; see {@link buildMarketOverviewSvg}. */
-export function renderMarketOverviewChart(input: MarketOverviewChartInput): ChartImage {
+export function renderMarketOverviewChart(input: MarketOverviewChartInput): Promise<ChartImage | undefined> {
   return toChartImage(buildMarketOverviewSvg(input));
 }

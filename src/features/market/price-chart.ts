@@ -293,6 +293,6 @@ function altText(
 }
 
 /** The price history chart as a 960×480 PNG; see {@link buildPriceHistorySvg}. */
-export function renderPriceHistoryChart(input: PriceHistoryChartInput): ChartImage {
+export function renderPriceHistoryChart(input: PriceHistoryChartInput): Promise<ChartImage | undefined> {
   return toChartImage(buildPriceHistorySvg(input));
 }

@@ -47,10 +47,10 @@ export function utcDay(now: number): string {
  * A market skin: prices, listings (one API page) and the top owners, with the price history as a PNG
  * chart attached and shown as the embed's image.
  */
-export function renderMarketSkin(
+export async function renderMarketSkin(
   t: Translator,
   { data, skinName, days, page, now, pager, past }: MarketSkinView,
-): ReplyPayload {
+): Promise<ReplyPayload> {
   const index = data.skin_index;
   const plainName = skinName?.trim() ? skinName : unknownName(t, 'skin', index);
   const title = skinName?.trim()
@@ -67,6 +67,7 @@ export function renderMarketSkin(
   const ownerLines = ownerLinesOf(t, owners);
 
   const noListings = totalListings === 0 || (totalListings === undefined && data.lowest_price === 0);
+  const chart = await priceChart(t, data, plainName, days, now);
   const embed = fit({
     color: Colors.gold,
     title,
@@ -91,18 +92,22 @@ export function renderMarketSkin(
         false,
       ),
     ],
-    image: { url: `attachment://${CHART_FILE}` },
+    // Without its chart (it could not be drawn) the reply is the text alone.
+    ...(chart ? { image: { url: `attachment://${CHART_FILE}` } } : {}),
     footer: { text: t.t('market:footer', { days: t.n(days), index }) },
   });
 
-  const chart = priceChart(t, data, plainName, days, now);
   const row = pageRow(t, {
     pager,
     page,
     totalPages,
     hasNext: totalPages === undefined ? listings.length >= LISTINGS_PER_PAGE : page < totalPages,
   });
-  return { embeds: [embed], components: row ? [row] : [], files: [chartFile(CHART_FILE, chart)] };
+  return {
+    embeds: [embed],
+    components: row ? [row] : [],
+    files: chart ? [chartFile(CHART_FILE, chart)] : [],
+  };
 }
 
 function listingLinesOf(
@@ -132,7 +137,13 @@ function ownerLinesOf(t: Translator, owners: NonNullable<MarketSkin['owners']>):
 }
 
 /** The price history of the last `days` UTC days, as a chart. */
-function priceChart(t: Translator, data: MarketSkin, plainName: string, days: number, now: number): Chart {
+function priceChart(
+  t: Translator,
+  data: MarketSkin,
+  plainName: string,
+  days: number,
+  now: number,
+): Promise<Chart | undefined> {
   return renderPriceHistoryChart({
     title: t.t('market:chart.title', { skin: plainName, days: t.n(days) }),
     points: (data.price_history ?? []).map((day) => ({
@@ -216,7 +227,7 @@ function recent(
  * is on sale and the ask range) with the most listed skins, their recent sales (sales statistics, the
  * last `OVERVIEW_DAYS` days) and a chart of both.
  */
-export function renderMarketOverview(t: Translator, view: MarketOverviewView): ReplyPayload {
+export async function renderMarketOverview(t: Translator, view: MarketOverviewView): Promise<ReplyPayload> {
   const rows = overviewRows(t, view);
   const top = rows.slice(0, OVERVIEW_TOP);
   const onSale = rows.reduce((sum, row) => sum + row.onSale, 0);
@@ -224,6 +235,7 @@ export function renderMarketOverview(t: Translator, view: MarketOverviewView): R
   const listed = rows.filter((row) => row.onSale > 0).length;
   const lines = top.map((row, i) => overviewLine(t, row, i + 1));
   const salesLines = top.filter((row) => row.recentSales !== undefined).map((row) => salesLine(t, row));
+  const chart = await overviewChart(t, top);
   const embed = fit({
     color: Colors.gold,
     title: t.t('market:overview.title'),
@@ -243,10 +255,11 @@ export function renderMarketOverview(t: Translator, view: MarketOverviewView): R
         false,
       ),
     ],
-    image: { url: `attachment://${OVERVIEW_CHART_FILE}` },
+    // Without its chart (it could not be drawn) the reply is the text alone.
+    ...(chart ? { image: { url: `attachment://${OVERVIEW_CHART_FILE}` } } : {}),
     footer: { text: t.t('market:overview.footer') },
   });
-  return { embeds: [embed], files: [chartFile(OVERVIEW_CHART_FILE, overviewChart(t, top))] };
+  return { embeds: [embed], files: chart ? [chartFile(OVERVIEW_CHART_FILE, chart)] : [] };
 }
 
 /** The stats page's skins, the most listed first, with their recent sales. */
@@ -291,7 +304,7 @@ function salesLine(t: Translator, row: OverviewRow): string {
       });
 }
 
-function overviewChart(t: Translator, top: readonly OverviewRow[]): Chart {
+function overviewChart(t: Translator, top: readonly OverviewRow[]): Promise<Chart | undefined> {
   return renderMarketOverviewChart({
     title: t.t('market:overview.chartTitle', { days: t.n(OVERVIEW_DAYS) }),
     bars: top.map((row) => ({ label: row.name, onSale: row.onSale, sales: row.recentSales })),

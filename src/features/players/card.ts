@@ -307,7 +307,7 @@ export function buildProfileCardSvg(input: ProfileCardInput): ProfileCardSvg {
 }
 
 /** The profile card as an 800×360 PNG; see {@link buildProfileCardSvg}. */
-export function renderProfileCard(input: ProfileCardInput): ChartImage {
+export function renderProfileCard(input: ProfileCardInput): Promise<ChartImage | undefined> {
   const card = buildProfileCardSvg(input);
   return toChartImage(card, fontFilesFor(card.texts));
 }

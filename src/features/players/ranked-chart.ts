@@ -394,6 +394,6 @@ function historyPanel(
 }
 
 /** The ranked standing chart as a 960×480 PNG; see {@link buildRankedStandingSvg}. */
-export function renderRankedStandingChart(input: RankedStandingChartInput): ChartImage {
+export function renderRankedStandingChart(input: RankedStandingChartInput): Promise<ChartImage | undefined> {
   return toChartImage(buildRankedStandingSvg(input));
 }

@@ -175,10 +175,10 @@ function profileCardInput(t: Translator, profile: PlayerProfile) {
 }
 
 /** The profile, one section at a time, with a menu to switch sections (the card, the ranked chart). */
-export function renderProfile(
+export async function renderProfile(
   t: Translator,
   { profile, section, menuId, changes, rankedHistory, now, past }: ProfileView,
-): ReplyPayload {
+): Promise<ReplyPayload> {
   const fields = [...sectionFields(t, profile, section, past), ...(changes ?? [])];
   const description = [badges(t, profile), fields.length === 0 ? t.t(`player:profile.empty.${section}`) : '']
     .filter(Boolean)
@@ -197,12 +197,15 @@ export function renderProfile(
   if (section === 'overview') {
     // The card sums up the player on the first page, the one a user shares; the other sections are
     // the details (and the ranked one has its own chart), so they go without it.
-    const card = renderProfileCard(profileCardInput(t, profile));
-    files.push({ name: 'card.png', data: card.png, description: card.altText });
-    embed.image = { url: 'attachment://card.png' };
+    const card = await renderProfileCard(profileCardInput(t, profile));
+    // Not drawn (a failed or stuck render): the profile as text alone.
+    if (card !== undefined) {
+      files.push({ name: 'card.png', data: card.png, description: card.altText });
+      embed.image = { url: 'attachment://card.png' };
+    }
   }
   if (section === 'ranked' && (profile.ranked ?? []).length > 0) {
-    const chart = renderRankedStandingChart({
+    const chart = await renderRankedStandingChart({
       title: t.t('player:profile.rankedChartTitle', { name: profile.player_name }),
       regions: (profile.ranked ?? []).slice(0, MAX_PAGE_ROWS).map((r) => ({
         label: regionLabel(t, r.region),
@@ -227,8 +230,10 @@ export function renderProfile(
         outOfRange: (count) => t.t('player:card.chart.outOfRange', { points: t.n(count) }),
       },
     });
-    files.push({ name: 'ranked.png', data: chart.png, description: chart.altText });
-    embed.image = { url: 'attachment://ranked.png' };
+    if (chart !== undefined) {
+      files.push({ name: 'ranked.png', data: chart.png, description: chart.altText });
+      embed.image = { url: 'attachment://ranked.png' };
+    }
   }
 
   const components: Row[] = [];

@@ -97,6 +97,18 @@ export function fontFilesFor(texts: readonly string[]): string[] {
   return [...chartFontFiles(), ...files.filter((_, i) => used.has(i))];
 }
 
+/**
+ * The font files an SVG of ours needs: {@link fontFilesFor} over the whole markup, whose tags and numbers
+ * are ASCII (DejaVu draws them), so only the characters of its texts can add a fallback. Bounded by the
+ * SVG, which the chart builders bound.
+ */
+export function fontFilesForSvg(svg: string): string[] {
+  const wide: string[] = [];
+  // eslint-disable-next-line no-control-regex -- a run of anything outside ASCII
+  for (const match of svg.matchAll(/[^\u0000-\u007f]+/gu)) wide.push(match[0]);
+  return fontFilesFor(wide);
+}
+
 /** A piece of text and the family of the shipped font that draws it. */
 export interface FontRun {
   family: string;

@@ -8,7 +8,7 @@ const { en } = translators;
 const NOW = Date.UTC(2026, 10, 24, 12);
 
 describe('market overview', () => {
-  it('totals the stats page, ranks the most listed and sums the last 7 days of sales (future days left out)', () => {
+  it('totals the stats page, ranks the most listed and sums the last 7 days of sales (future days left out)', async () => {
     const sales = new Map<number, SalesStatistics>([
       [
         2,
@@ -23,7 +23,7 @@ describe('market overview', () => {
       ],
       [1, { days: [] }],
     ]);
-    const payload = renderMarketOverview(en, {
+    const payload = await renderMarketOverview(en, {
       stats: {
         rows: [
           { skin_index: 1, circulating: 10, on_sale: 2, ask_low: 100, ask_high: 150 },
@@ -50,7 +50,7 @@ describe('market overview', () => {
     expect(payload.files?.[0]?.name).toBe(OVERVIEW_CHART_FILE);
   });
 
-  it('draws the chart with game text escaped, and an empty market as a message', () => {
+  it('draws the chart with game text escaped, and an empty market as a message', async () => {
     const chart = buildMarketOverviewSvg({
       title: 'Most listed',
       bars: [{ label: '<script>&"', onSale: 5, sales: 2 }],

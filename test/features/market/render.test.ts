@@ -21,7 +21,7 @@ describe('market skin', () => {
     const index = live.sandbox.world.samples.skinIndex;
     const skinName = live.sandbox.world.skins[index]?.name;
     const data = await live.client.api.marketSkin({ skinIndex: index, days: 30, page: 1 });
-    const payload = renderMarketSkin(en, { data, skinName, days: 30, page: 1, now });
+    const payload = await renderMarketSkin(en, { data, skinName, days: 30, page: 1, now });
     expectSafe(payload);
 
     const embed = payload.embeds?.[0];
@@ -62,7 +62,7 @@ describe('market skin', () => {
     const first = await live.client.api.marketSkin({ skinIndex: index, days: 7, page: 1 });
     const last = Math.ceil((first.total_listings ?? 0) / 10);
     const data = await live.client.api.marketSkin({ skinIndex: index, days: 7, page: last });
-    const payload = renderMarketSkin(fr, { data, skinName: undefined, days: 7, page: last, now });
+    const payload = await renderMarketSkin(fr, { data, skinName: undefined, days: 7, page: last, now });
     expectSafe(payload);
     expect(payload.embeds?.[0]?.title).toBe(`Skin inconnu ${index}`);
     const listings = Object.entries(fieldsOf(payload)).find(([name]) => name.startsWith('Annonces ·'));
@@ -72,7 +72,7 @@ describe('market skin', () => {
     expect(next?.disabled).toBe(true);
   });
 
-  it("ends the chart's axis on today's UTC date", () => {
+  it("ends the chart's axis on today's UTC date", async () => {
     expect(utcDay(Date.UTC(2026, 0, 5, 23, 59, 59))).toBe('2026-01-05');
     expect(utcDay(Date.UTC(2026, 0, 6, 0, 0, 0))).toBe('2026-01-06');
     const today = utcDay(now);
@@ -80,14 +80,20 @@ describe('market skin', () => {
       skin_index: 4,
       price_history: [{ date: today, average_price: 123, sales: 4 }],
     };
-    const payload = renderMarketSkin(en, { data, skinName: 'Sole', days: 3, page: 1, now });
+    const payload = await renderMarketSkin(en, { data, skinName: 'Sole', days: 3, page: 1, now });
     expect(payload.files?.[0]?.description).toContain('Sales: 4');
     // The same sale three days before `now` falls outside a 3-day window ending today.
-    const old = renderMarketSkin(en, { data, skinName: 'Sole', days: 3, page: 1, now: now + 3 * 86_400_000 });
+    const old = await renderMarketSkin(en, {
+      data,
+      skinName: 'Sole',
+      days: 3,
+      page: 1,
+      now: now + 3 * 86_400_000,
+    });
     expect(old.files?.[0]?.description).toContain('No sales in this period');
   });
 
-  it('shows an unlisted, unsold, unowned skin plainly', () => {
+  it('shows an unlisted, unsold, unowned skin plainly', async () => {
     const data: MarketSkin = {
       skin_index: 0,
       total_listings: 0,
@@ -98,7 +104,7 @@ describe('market skin', () => {
       owners: [],
       price_history: [],
     };
-    const payload = renderMarketSkin(en, { data, skinName: 'Plain', days: 30, page: 1, now });
+    const payload = await renderMarketSkin(en, { data, skinName: 'Plain', days: 30, page: 1, now });
     expectSafe(payload);
     const fields = fieldsOf(payload);
     expect(fields['Lowest price']).toBe('Not listed');
@@ -108,8 +114,8 @@ describe('market skin', () => {
     expect(buttons(payload)[2]?.disabled).toBe(true);
   });
 
-  it('copes with a reply that has nothing but the skin index', () => {
-    const payload = renderMarketSkin(en, {
+  it('copes with a reply that has nothing but the skin index', async () => {
+    const payload = await renderMarketSkin(en, {
       data: { skin_index: 12 },
       skinName: undefined,
       days: 30,
@@ -123,7 +129,7 @@ describe('market skin', () => {
     expect(buttons(payload)[1]?.label).toBe('Page 1');
   });
 
-  it('escapes hostile names and keeps 100 long-named owners and sellers within limits', () => {
+  it('escapes hostile names and keeps 100 long-named owners and sellers within limits', async () => {
     const long = `${HOSTILE}${'W'.repeat(400)}`;
     const data: MarketSkin = {
       skin_index: 77,
@@ -143,7 +149,7 @@ describe('market skin', () => {
         sales: i % 7,
       })),
     };
-    const payload = renderMarketSkin(en, { data, skinName: long, days: 120, page: 1, now });
+    const payload = await renderMarketSkin(en, { data, skinName: long, days: 120, page: 1, now });
     expectSafe(payload);
     expect(payload.embeds?.[0]?.title).toContain('\\*\\*@\u200Beveryone\\*\\*');
     expect(fieldsOf(payload)['7-day average']).toBe('1,234.57 KR');
@@ -159,7 +165,7 @@ describe('market skin', () => {
 const listingsId = (args: string[]) => ({ command: 'market', action: 'listings', args, expiresAt: 0 });
 
 describe('market buttons', () => {
-  it('reads the listings arguments back and refuses any others', () => {
+  it('reads the listings arguments back and refuses any others', async () => {
     expect(listingsArgs(listingsId(['12', '30', '3']))).toEqual({ skinIndex: 12, days: 30, page: 3 });
     for (const args of [
       [],

@@ -1,3 +1,4 @@
+import { drawnChart } from '../../support/drawn.ts';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -112,8 +113,8 @@ const HOSTILE_NAMES: ReadonlyArray<[string, string]> = [
 ];
 
 describe('renderProfileCard', () => {
-  it('returns an 800×360 PNG with alt text of everything on it', () => {
-    const card = renderProfileCard(input());
+  it('returns an 800×360 PNG with alt text of everything on it', async () => {
+    const card = await drawnChart(renderProfileCard(input()));
     expect(card.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(pngSize(card.png)).toEqual({ width: 800, height: 360 });
     expect(card.altText).toBe(
@@ -123,7 +124,7 @@ describe('renderProfileCard', () => {
     );
   });
 
-  it('shows the name, clan, level, badges, every stat and every region', () => {
+  it('shows the name, clan, level, badges, every stat and every region', async () => {
     const contents = runs(buildProfileCardSvg(input()).svg).map((run) => run.content);
     expect(contents).toEqual(
       expect.arrayContaining([
@@ -149,7 +150,7 @@ describe('renderProfileCard', () => {
     );
   });
 
-  it('says so without ranked regions, and leaves out the clan without one', () => {
+  it('says so without ranked regions, and leaves out the clan without one', async () => {
     const { svg, altText } = buildProfileCardSvg(
       input({ clan: undefined, ranked: { title: 'Ranked MMR', regions: [], none: 'No ranked yet' } }),
     );
@@ -164,7 +165,7 @@ describe('renderProfileCard', () => {
     const { svg, texts } = buildProfileCardSvg(input({ name, clan: name }));
     const textRuns = runs(svg);
 
-    it('draws every text run: no run is an empty glyph run', () => {
+    it('draws every text run: no run is an empty glyph run', async () => {
       expect(textRuns.length).toBeGreaterThan(15);
       for (const run of textRuns) {
         expect(run.content.trim(), run.element).not.toBe('');
@@ -172,7 +173,7 @@ describe('renderProfileCard', () => {
       }
     });
 
-    it('has a shipped glyph for every visible character (a square where none has one)', () => {
+    it('has a shipped glyph for every visible character (a square where none has one)', async () => {
       for (const run of textRuns) {
         for (const char of run.content) {
           if (/\p{Default_Ignorable_Code_Point}/u.test(char)) continue;
@@ -184,7 +185,7 @@ describe('renderProfileCard', () => {
       }
     });
 
-    it('keeps the name and clan within their boxes and the markup escaped', () => {
+    it('keeps the name and clan within their boxes and the markup escaped', async () => {
       const [, drawnName, drawnClan] = texts;
       expect(measureText(drawnName!, 32, 'bold')).toBeLessThanOrEqual(CARD_WIDTH - 128 - 28 + 0.01);
       expect(drawnClan!.startsWith('[')).toBe(true);
@@ -202,7 +203,7 @@ describe('renderProfileCard', () => {
     });
   });
 
-  it('draws a square for characters no shipped font has, never nothing', () => {
+  it('draws a square for characters no shipped font has, never nothing', async () => {
     expect(drawableText('aไb')).toBe(`a${MISSING_GLYPH.repeat(1)}b`);
     expect(drawableText('\uE000')).toBe(MISSING_GLYPH);
     expect(drawableText('\u3164')).toBe(MISSING_GLYPH);
@@ -218,13 +219,13 @@ describe('renderProfileCard', () => {
     expect(runs(svg)[1]!.content).toBe(MISSING_GLYPH.repeat(3));
   });
 
-  it('cuts stacks of combining marks', () => {
+  it('cuts stacks of combining marks', async () => {
     const cut = drawableText(`a${'\u0301'.repeat(50)}b`);
     // a + U+0301 composes to á (NFC), which keeps three more.
     expect(cut).toBe(`á${'\u0301'.repeat(3)}b`);
   });
 
-  it('keeps its limits: six stats, four regions, four badges, a bounded name', () => {
+  it('keeps its limits: six stats, four regions, four badges, a bounded name', async () => {
     const many = input({
       name: '狙'.repeat(100_000),
       stats: Array.from({ length: 20 }, (_, i) => ({ label: `S${i}`, value: String(i) })),
@@ -245,14 +246,14 @@ describe('renderProfileCard', () => {
     expect(altText.length).toBeLessThanOrEqual(1024);
   });
 
-  it('sets a long number smaller rather than cutting it', () => {
+  it('sets a long number smaller rather than cutting it', async () => {
     const contents = runs(buildProfileCardSvg(input()).svg).map((run) => run.content);
     expect(contents).toContain('9,876,543');
   });
 });
 
 describe('the card’s fonts', () => {
-  it('draws its text with the shipped fonts only: without them the text is gone', () => {
+  it('draws its text with the shipped fonts only: without them the text is gone', async () => {
     const { svg } = buildProfileCardSvg(input({ name: 'Sn1per狙击手😀' }));
     const bare = rasterize(withoutText(svg));
     const noFonts = rasterizeWithoutFonts(svg);
@@ -308,7 +309,7 @@ describe('the card’s fonts', () => {
     },
   );
 
-  it('ships the fallback fonts in assets/fonts, as TrueType files with their licences', () => {
+  it('ships the fallback fonts in assets/fonts, as TrueType files with their licences', async () => {
     const files = fallbackFontFiles();
     expect(files.map((file) => file.slice(file.lastIndexOf('/') + 1))).toEqual([
       'NotoSansSC-Subset.ttf',
@@ -326,20 +327,24 @@ describe('the card’s fonts', () => {
     expect(chartRenderOptions().font?.loadSystemFonts).toBe(false);
   });
 
-  it('renders with the fonts its text needs only, drawing exactly what the whole chain draws', () => {
+  it('renders with the fonts its text needs only, drawing exactly what the whole chain draws', async () => {
     const [sc, kr, emoji] = fallbackFontFiles();
     expect(fontFilesFor(['Sn1per', 'Снайпер Σκοπευτής'])).toEqual(chartFontFiles());
     expect(fontFilesFor(['狙击手'])).toEqual([...chartFontFiles(), sc]);
     expect(fontFilesFor(['저격수 🔥'])).toEqual([...chartFontFiles(), kr, emoji]);
     for (const name of ['Sn1per', '狙击手😀']) {
       const card = buildProfileCardSvg(input({ name }));
-      const needed = renderProfileCard(input({ name })).png;
+      const needed = (await drawnChart(renderProfileCard(input({ name })))).png;
       expect(needed.equals(renderSvgToPng(card.svg).png)).toBe(true);
     }
   });
 
-  it('is deterministic', () => {
+  it('is deterministic', async () => {
     const name = 'Ωmega狙击Снайпер😀';
-    expect(renderProfileCard(input({ name })).png.equals(renderProfileCard(input({ name })).png)).toBe(true);
+    expect(
+      (await drawnChart(renderProfileCard(input({ name })))).png.equals(
+        (await drawnChart(renderProfileCard(input({ name })))).png,
+      ),
+    ).toBe(true);
   });
 });

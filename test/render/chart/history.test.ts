@@ -1,3 +1,4 @@
+import { drawnChart } from '../../support/drawn.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hourFormatter } from '../../../src/render/chart/axis.ts';
@@ -90,8 +91,8 @@ function squares(svg: string, color: string): string[] {
 }
 
 describe('renderHistoryChart', () => {
-  it('returns a 960×480 PNG of one line, with alt text', () => {
-    const chart = renderHistoryChart(input());
+  it('returns a 960×480 PNG of one line, with alt text', async () => {
+    const chart = await drawnChart(renderHistoryChart(input()));
     expect(chart.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(pngSize(chart.png)).toEqual({ width: 960, height: 480 });
     expect({ width: chart.width, height: chart.height }).toEqual({ width: 960, height: 480 });
@@ -109,7 +110,7 @@ describe('renderHistoryChart', () => {
     expect(textContents(svg)).not.toContain('Sn1per');
   });
 
-  it('fits the y axis to the values rather than to zero', () => {
+  it('fits the y axis to the values rather than to zero', async () => {
     const { svg } = buildHistorySvg(input());
     const values = valueLabels(svg).map(Number);
     expect(values[0]).toBeGreaterThanOrEqual(1.2);
@@ -120,7 +121,7 @@ describe('renderHistoryChart', () => {
     expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(200);
   });
 
-  it('gives counts whole ticks, and large counts ticks that differ', () => {
+  it('gives counts whole ticks, and large counts ticks that differ', async () => {
     const flat = buildHistorySvg(
       input({ decimals: 0, series: [{ label: 'a', points: readings(5).map((p) => ({ ...p, value: 7 })) }] }),
     );
@@ -137,7 +138,7 @@ describe('renderHistoryChart', () => {
     expect(big).toContain('1,234,200');
   });
 
-  it('renders its text with the shipped font only', () => {
+  it('renders its text with the shipped font only', async () => {
     const { svg } = buildHistorySvg(input({ title: 'Known History Title' }));
     expect(svg).toContain('>Known History Title</text>');
     const withTitle = rasterize(svg);
@@ -148,7 +149,7 @@ describe('renderHistoryChart', () => {
     expect(differingPixels(noFont, rasterize(withoutText(svg)), whole(noFont))).toBe(0);
   });
 
-  it('overlays two players in two colours, named in a legend', () => {
+  it('overlays two players in two colours, named in a legend', async () => {
     const chart = input({
       title: 'K/D — Sn1per vs Camper',
       series: [
@@ -174,17 +175,17 @@ describe('renderHistoryChart', () => {
     const legendText = rasterize(svg);
     const noLegendText = rasterize(svg.replace(/<text\b[^>]*>(Sn1per|Camper)<\/text>/g, ''));
     expect(differingPixels(legendText, noLegendText, LEGEND_BAND)).toBeGreaterThan(200);
-    expect(renderHistoryChart(chart).png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    expect((await drawnChart(renderHistoryChart(chart))).png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
   });
 
-  it('draws at most two players', () => {
+  it('draws at most two players', async () => {
     const three = [1, 2, 3].map((n) => ({ label: `P${n}`, points: readings(5, n) }));
     const { svg } = buildHistorySvg(input({ series: three }));
     expect(polylines(svg)).toHaveLength(2);
     expect(textContents(svg)).not.toContain('P3');
   });
 
-  it('says there is no data when no player has two readings in the span', () => {
+  it('says there is no data when no player has two readings in the span', async () => {
     const cases: HistoryChartInput['series'][] = [
       [],
       [{ label: 'a', points: [] }],
@@ -205,12 +206,14 @@ describe('renderHistoryChart', () => {
     const raster = rasterize(svg);
     const centre = { left: 300, top: 240, right: 660, bottom: 290 };
     expect(differingPixels(raster, rasterize(withoutText(svg)), centre)).toBeGreaterThan(100);
-    const chart = renderHistoryChart(input({ series: [{ label: 'a', points: [{ at: TO, value: 1 }] }] }));
+    const chart = await drawnChart(
+      renderHistoryChart(input({ series: [{ label: 'a', points: [{ at: TO, value: 1 }] }] })),
+    );
     expect(chart.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(pngSize(chart.png)).toEqual({ width: 960, height: 480 });
   });
 
-  it('draws a player with a single reading as one marker beside the other line', () => {
+  it('draws a player with a single reading as one marker beside the other line', async () => {
     const { svg, altText } = buildHistorySvg(
       input({
         series: [
@@ -226,7 +229,7 @@ describe('renderHistoryChart', () => {
     expect(altText).toContain('b: 1.45.');
   });
 
-  it('drops readings outside the span and non-finite values', () => {
+  it('drops readings outside the span and non-finite values', async () => {
     const points: HistoryPoint[] = [
       { at: FROM - 1, value: 1 },
       { at: FROM, value: 1.1 },
@@ -250,7 +253,7 @@ describe('renderHistoryChart', () => {
     );
   });
 
-  it('joins readings in time order whatever order they come in', () => {
+  it('joins readings in time order whatever order they come in', async () => {
     const shuffled = readings(8).reverse();
     const xs = polylines(
       buildHistorySvg(input({ series: [{ label: 'a', points: shuffled }] })).svg,
@@ -258,7 +261,7 @@ describe('renderHistoryChart', () => {
     expect(xs).toEqual([...xs].sort((a, b) => a - b));
   });
 
-  it('thins 10,000 readings evenly to 1,000, keeping both ends, and renders them', () => {
+  it('thins 10,000 readings evenly to 1,000, keeping both ends, and renders them', async () => {
     const many = readings(10_000);
     many[5_000] = { at: many[5_000]!.at, value: 9 };
     const chart = input({ series: [{ label: 'a', points: many }] });
@@ -282,11 +285,11 @@ describe('renderHistoryChart', () => {
         .every((value) => value < 2),
     ).toBe(true);
     expect(altText).toMatch(/\(1\.3–9\)/);
-    const png = renderHistoryChart(chart);
+    const png = await drawnChart(renderHistoryChart(chart));
     expect(pngSize(png.png)).toEqual({ width: 960, height: 480 });
   });
 
-  it('labels hours across up to two days and days beyond, a bounded number of them', () => {
+  it('labels hours across up to two days and days beyond, a bounded number of them', async () => {
     const spans = [HOUR, 6 * HOUR, DAY, 2 * DAY];
     for (const span of spans) {
       const from = TO - span;
@@ -316,7 +319,7 @@ describe('renderHistoryChart', () => {
     expect(hourFormatter('not a locale!')(Date.UTC(2024, 0, 1, 18))).toBe('6:00 PM');
   });
 
-  it('clamps the span to between an hour and 400 days, ending on `to`', () => {
+  it('clamps the span to between an hour and 400 days, ending on `to`', async () => {
     const decade = buildHistorySvg(
       input({ from: TO - 3650 * DAY, series: [{ label: 'a', points: readings(100, 1.4, TO - 1000 * DAY) }] }),
     );
@@ -344,7 +347,7 @@ describe('renderHistoryChart', () => {
     }
   });
 
-  it('escapes hostile titles and names, which stay inside the image', () => {
+  it('escapes hostile titles and names, which stay inside the image', async () => {
     const hostile = [
       '<script>alert("x")</script>',
       '&amp; & &lt;',
@@ -382,18 +385,19 @@ describe('renderHistoryChart', () => {
     );
     expect(long!.endsWith('…')).toBe(true);
     expect(
-      renderHistoryChart(input({ title: hostile.join(' '), series: series.slice(2, 4) })).png.length,
+      (await drawnChart(renderHistoryChart(input({ title: hostile.join(' '), series: series.slice(2, 4) }))))
+        .png.length,
     ).toBeGreaterThan(1000);
   });
 
-  it('formats values and dates in the locale', () => {
+  it('formats values and dates in the locale', async () => {
     const { svg, altText } = buildHistorySvg(input({ locale: 'de-DE' }));
     expect(valueLabels(svg).some((label) => /^1,\d+$/.test(label))).toBe(true);
     expect(timeLabels(svg).some((label) => /^\d+\. März$/.test(label))).toBe(true);
     expect(altText).toMatch(/Sn1per: 1,\d\d/);
   });
 
-  it('always builds a bounded document, whatever the numbers', () => {
+  it('always builds a bounded document, whatever the numbers', async () => {
     const finiteOrNot = fc.oneof(
       fc.double(),
       fc.constantFrom(Number.NaN, Infinity, -Infinity, 0, 1e12, -1e12),
@@ -417,13 +421,17 @@ describe('renderHistoryChart', () => {
     );
   });
 
-  it('is deterministic', () => {
+  it('is deterministic', async () => {
     const chart = input({
       series: [
         { label: 'a', points: readings(50) },
         { label: 'b', points: readings(20, 1) },
       ],
     });
-    expect(renderHistoryChart(chart).png.equals(renderHistoryChart(chart).png)).toBe(true);
+    expect(
+      (await drawnChart(renderHistoryChart(chart))).png.equals(
+        (await drawnChart(renderHistoryChart(chart))).png,
+      ),
+    ).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { drawnChart } from '../../support/drawn.ts';
 import { describe, expect, it } from 'vitest';
 import { measureText } from '../../../src/render/chart/font.ts';
 import {
@@ -61,8 +62,8 @@ function textContents(svg: string): string[] {
 }
 
 describe('renderPriceHistoryChart', () => {
-  it('returns a 960×480 PNG with alt text', () => {
-    const chart = renderPriceHistoryChart(input());
+  it('returns a 960×480 PNG with alt text', async () => {
+    const chart = await drawnChart(renderPriceHistoryChart(input()));
     expect(chart.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(pngSize(chart.png)).toEqual({ width: 960, height: 480 });
     expect({ width: chart.width, height: chart.height }).toEqual({ width: 960, height: 480 });
@@ -71,7 +72,7 @@ describe('renderPriceHistoryChart', () => {
     );
   });
 
-  it('renders the title text, with the shipped font only', () => {
+  it('renders the title text, with the shipped font only', async () => {
     const { svg } = buildPriceHistorySvg(input({ title: 'Known Title 123' }));
     expect(svg).toContain('>Known Title 123</text>');
     const withTitle = rasterize(svg);
@@ -85,7 +86,7 @@ describe('renderPriceHistoryChart', () => {
     expect(differingPixels(noFont, rasterize(withoutText(svg)), whole(noFont))).toBe(0);
   });
 
-  it('escapes markup in every string it places', () => {
+  it('escapes markup in every string it places', async () => {
     const nasty = `<script>alert("x")</script> & 'quotes'`;
     const { svg, altText } = buildPriceHistorySvg(
       input({
@@ -102,13 +103,15 @@ describe('renderPriceHistoryChart', () => {
     expect(() => rasterize(svg)).not.toThrow();
   });
 
-  it('survives characters XML forbids', () => {
-    const chart = renderPriceHistoryChart(input({ title: 'bad\u0000\u0007\uFFFF\uD800name' }));
+  it('survives characters XML forbids', async () => {
+    const chart = await drawnChart(
+      renderPriceHistoryChart(input({ title: 'bad\u0000\u0007\uFFFF\uD800name' })),
+    );
     expect(chart.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(buildPriceHistorySvg(input({ title: 'bad\u0000\u0007name' })).svg).toContain('>badname</text>');
   });
 
-  it('ellipsizes a long title to the width of the image', () => {
+  it('ellipsizes a long title to the width of the image', async () => {
     const long = 'Dragon Lore Souvenir Factory New StatTrak '.repeat(5);
     const { svg } = buildPriceHistorySvg(input({ title: long }));
     const shown = textContents(svg)[0]!;
@@ -120,8 +123,8 @@ describe('renderPriceHistoryChart', () => {
     expect(differingPixels(raster, background, { left: 930, top: 0, right: 960, bottom: 60 })).toBe(0);
   });
 
-  it('says there were no sales when the history is empty', () => {
-    const chart = renderPriceHistoryChart(input({ points: [] }));
+  it('says there were no sales when the history is empty', async () => {
+    const chart = await drawnChart(renderPriceHistoryChart(input({ points: [] })));
     expect(chart.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(chart.altText).toBe('AK-47 Redline. No sales in this period.');
     const { svg } = buildPriceHistorySvg(input({ points: [] }));
@@ -133,7 +136,7 @@ describe('renderPriceHistoryChart', () => {
     ).toBeGreaterThan(100);
   });
 
-  it('says there were no sales when every point is outside the window or malformed', () => {
+  it('says there were no sales when every point is outside the window or malformed', async () => {
     const points = [
       { date: '2023-01-01', averagePrice: 5, sales: 1 },
       { date: 'yesterday', averagePrice: 5, sales: 1 },
@@ -144,17 +147,17 @@ describe('renderPriceHistoryChart', () => {
     expect(bars(svg)).toBe(0);
   });
 
-  it('draws 120 days of data: a bar and a dot per day, one line through them', () => {
+  it('draws 120 days of data: a bar and a dot per day, one line through them', async () => {
     const chart = buildPriceHistorySvg(input({ points: series(120), days: 120 }));
     expect(bars(chart.svg)).toBe(120);
     expect(dots(chart.svg)).toBe(120);
     expect(lineVertices(chart.svg)).toBe(120);
-    const png = renderPriceHistoryChart(input({ points: series(120), days: 120 }));
+    const png = await drawnChart(renderPriceHistoryChart(input({ points: series(120), days: 120 })));
     expect(pngSize(png.png)).toEqual({ width: 960, height: 480 });
     expect(png.altText).toContain('Jan 1 – Apr 29');
   });
 
-  it('gives days without sales no bar and bridges the line across them', () => {
+  it('gives days without sales no bar and bridges the line across them', async () => {
     const points = series(30, (i) => i % 3 === 1);
     const { svg } = buildPriceHistorySvg(input({ points }));
     expect(points).toHaveLength(20);
@@ -163,7 +166,7 @@ describe('renderPriceHistoryChart', () => {
     expect(lineVertices(svg)).toBe(20);
   });
 
-  it('spans the last `days` days up to `end`, leaving older points out', () => {
+  it('spans the last `days` days up to `end`, leaving older points out', async () => {
     const { svg, altText } = buildPriceHistorySvg(input({ points: series(60), days: 14, end: '2024-02-20' }));
     // Points run to Feb 29 (day 59); the window is Feb 7..Feb 20.
     expect(bars(svg)).toBe(14);
@@ -171,12 +174,12 @@ describe('renderPriceHistoryChart', () => {
     expect(textContents(svg)).toContain('Feb 20');
   });
 
-  it('ends the window on the latest point when no end is given', () => {
+  it('ends the window on the latest point when no end is given', async () => {
     const { altText } = buildPriceHistorySvg(input({ points: series(10), days: 30 }));
     expect(altText).toContain('Dec 12 – Jan 10');
   });
 
-  it('merges points of the same day, weighting the price by sales', () => {
+  it('merges points of the same day, weighting the price by sales', async () => {
     const points = [
       { date: '2024-01-05', averagePrice: 100, sales: 1 },
       { date: '2024-01-05', averagePrice: 200, sales: 3 },
@@ -187,7 +190,7 @@ describe('renderPriceHistoryChart', () => {
     expect(altText).toContain('Sales: 4.');
   });
 
-  it('draws a single day as a dot without a line', () => {
+  it('draws a single day as a dot without a line', async () => {
     const { svg } = buildPriceHistorySvg(
       input({ points: [{ date: '2024-01-05', averagePrice: 10, sales: 2 }] }),
     );
@@ -196,7 +199,7 @@ describe('renderPriceHistoryChart', () => {
     expect(bars(svg)).toBe(1);
   });
 
-  it('formats ticks and dates in the locale, compact when large', () => {
+  it('formats ticks and dates in the locale, compact when large', async () => {
     const big = series(30).map((point) => ({ ...point, averagePrice: point.averagePrice * 100 }));
     const english = textContents(buildPriceHistorySvg(input({ points: big })).svg);
     expect(english.some((label) => /^\d+(\.\d)?K$/.test(label))).toBe(true);
@@ -208,26 +211,26 @@ describe('renderPriceHistoryChart', () => {
     expect(japanese.some((label) => /^1月\d+日$/.test(label))).toBe(true);
   });
 
-  it('falls back to English for a malformed locale', () => {
+  it('falls back to English for a malformed locale', async () => {
     const { altText } = buildPriceHistorySvg(input({ locale: 'not a locale!' }));
     expect(altText).toContain('Jan 1 – Jan 30');
   });
 
-  it('colours the price gold and the sales blue', () => {
+  it('colours the price gold and the sales blue', async () => {
     const { svg } = buildPriceHistorySvg(input());
     expect(svg).toContain(`stroke="${Colors.price}"`);
     expect(svg).toContain(`fill="${Colors.sales}"`);
     expect(svg).toContain(`fill="${Colors.background}"`);
   });
 
-  it('keeps alt text within the attachment description limit', () => {
+  it('keeps alt text within the attachment description limit', async () => {
     const { altText } = buildPriceHistorySvg(input({ title: 'x'.repeat(5000) }));
     expect(codePointLength(altText)).toBeLessThanOrEqual(1024);
   });
 
-  it('is deterministic', () => {
-    const a = renderPriceHistoryChart(input({ points: series(120), days: 120 }));
-    const b = renderPriceHistoryChart(input({ points: series(120), days: 120 }));
+  it('is deterministic', async () => {
+    const a = await drawnChart(renderPriceHistoryChart(input({ points: series(120), days: 120 })));
+    const b = await drawnChart(renderPriceHistoryChart(input({ points: series(120), days: 120 })));
     expect(a.png.equals(b.png)).toBe(true);
     expect(a.altText).toBe(b.altText);
   });

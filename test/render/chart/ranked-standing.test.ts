@@ -1,3 +1,4 @@
+import { drawnChart } from '../../support/drawn.ts';
 import { describe, expect, it } from 'vitest';
 import { measureText } from '../../../src/render/chart/font.ts';
 import {
@@ -67,14 +68,16 @@ function trackAndFill(svg: string): [number, number] {
 }
 
 describe('renderRankedStandingChart', () => {
-  it('returns a 960×480 PNG with alt text naming every region, its best and the line over time', () => {
-    const chart = renderRankedStandingChart(
-      input({
-        regions: [
-          { label: 'Europe', mmr: 2140, wins: 120, losses: 80, history: europeHistory },
-          { label: 'Asia', mmr: 980, wins: 6, losses: 0 },
-        ],
-      }),
+  it('returns a 960×480 PNG with alt text naming every region, its best and the line over time', async () => {
+    const chart = await drawnChart(
+      renderRankedStandingChart(
+        input({
+          regions: [
+            { label: 'Europe', mmr: 2140, wins: 120, losses: 80, history: europeHistory },
+            { label: 'Asia', mmr: 980, wins: 6, losses: 0 },
+          ],
+        }),
+      ),
     );
     expect(chart.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(pngSize(chart.png)).toEqual({ width: 960, height: 480 });
@@ -85,7 +88,7 @@ describe('renderRankedStandingChart', () => {
     );
   });
 
-  it('writes each region’s MMR, its best and its record', () => {
+  it('writes each region’s MMR, its best and its record', async () => {
     const { svg } = buildRankedStandingSvg(
       input({ regions: [{ ...input().regions[0]!, history: europeHistory }] }),
     );
@@ -94,7 +97,7 @@ describe('renderRankedStandingChart', () => {
     );
   });
 
-  it('draws the MMR against the best seen: the fill is the share of the best', () => {
+  it('draws the MMR against the best seen: the fill is the share of the best', async () => {
     const { svg } = buildRankedStandingSvg(
       input({
         regions: [{ label: 'EU', mmr: 1500, wins: 1, losses: 1, history: [{ at: NOW - DAY, mmr: 2000 }] }],
@@ -110,7 +113,7 @@ describe('renderRankedStandingChart', () => {
     expect(bestFill).toBeCloseTo(bestTrack, 5);
   });
 
-  it('draws one line over time per region with history, through every reading and ending on now', () => {
+  it('draws one line over time per region with history, through every reading and ending on now', async () => {
     const { svg } = buildRankedStandingSvg(
       input({
         regions: [
@@ -134,7 +137,7 @@ describe('renderRankedStandingChart', () => {
     expect(textContents(svg)).not.toContain(labels.noHistory);
   });
 
-  it('says when the line over time will show, until there are two readings', () => {
+  it('says when the line over time will show, until there are two readings', async () => {
     const { svg, altText } = buildRankedStandingSvg(input());
     expect(svg).not.toContain('<path');
     expect(textContents(svg).join(' ')).toBe(
@@ -165,7 +168,7 @@ describe('renderRankedStandingChart', () => {
     expect(odd.svg).not.toContain('<path');
   });
 
-  it('splits the strip under each bar by the share of wins', () => {
+  it('splits the strip under each bar by the share of wins', async () => {
     const { svg } = buildRankedStandingSvg(
       input({ regions: [{ label: 'EU', mmr: 1000, wins: 3, losses: 1 }] }),
     );
@@ -174,7 +177,7 @@ describe('renderRankedStandingChart', () => {
     expect(Number(win![1]) / Number(loss![1])).toBeCloseTo(3, 1);
   });
 
-  it('renders its text with the shipped font only', () => {
+  it('renders its text with the shipped font only', async () => {
     const { svg } = buildRankedStandingSvg(input({ title: 'Known Ranked Title' }));
     const withTitle = rasterize(svg);
     const noTitle = rasterize(svg.replace(/<text\b[^>]*>Known Ranked Title<\/text>/, ''));
@@ -184,7 +187,7 @@ describe('renderRankedStandingChart', () => {
     expect(differingPixels(noFont, rasterize(withoutText(svg)), whole(noFont))).toBe(0);
   });
 
-  it('escapes player names and labels', () => {
+  it('escapes player names and labels', async () => {
     const { svg } = buildRankedStandingSvg(
       input({
         title: `<script>&"'`,
@@ -202,7 +205,7 @@ describe('renderRankedStandingChart', () => {
     expect(() => rasterize(svg)).not.toThrow();
   });
 
-  it('ellipsizes long region labels and titles', () => {
+  it('ellipsizes long region labels and titles', async () => {
     const long = 'South America and the Caribbean (far away servers, very far away indeed)';
     const { svg } = buildRankedStandingSvg(
       input({ title: 'T'.repeat(200), regions: [{ label: long, mmr: 1200, wins: 1, losses: 1 }] }),
@@ -216,21 +219,21 @@ describe('renderRankedStandingChart', () => {
     expect(long.startsWith(region!.slice(0, -1))).toBe(true);
   });
 
-  it('draws a name in the title in its own fonts, whatever comes before it', () => {
+  it('draws a name in the title in its own fonts, whatever comes before it', async () => {
     const { svg } = buildRankedStandingSvg(input({ title: 'Ranked standing of Sniffles 狙击手' }));
     expect(svg).toMatch(/font-family="DejaVu Sans"[^>]*>Ranked standing of Sniffles <\/text>/);
     expect(svg).toMatch(/font-family="Noto Sans SC"[^>]*>狙击手<\/text>/);
   });
 
-  it('draws a square for a character no shipped font has', () => {
+  it('draws a square for a character no shipped font has', async () => {
     const { svg } = buildRankedStandingSvg(
       input({ regions: [{ label: 'ไทย', mmr: 1, wins: 0, losses: 0 }] }),
     );
     expect(textContents(svg)).toContain('\u25A1\u25A1\u25A1');
   });
 
-  it('says there is no standing when there are no regions', () => {
-    const chart = renderRankedStandingChart(input({ regions: [] }));
+  it('says there is no standing when there are no regions', async () => {
+    const chart = await drawnChart(renderRankedStandingChart(input({ regions: [] })));
     expect(chart.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(chart.altText).toBe('Sn1per — ranked standing. No ranked standing this season.');
     const { svg } = buildRankedStandingSvg(input({ regions: [] }));
@@ -238,7 +241,7 @@ describe('renderRankedStandingChart', () => {
     expect(barWidths(svg)).toEqual([]);
   });
 
-  it('handles zero, negative and non-finite numbers', () => {
+  it('handles zero, negative and non-finite numbers', async () => {
     const chart = buildRankedStandingSvg(
       input({
         regions: [
@@ -258,7 +261,7 @@ describe('renderRankedStandingChart', () => {
     expect(() => rasterize(chart.svg)).not.toThrow();
   });
 
-  it('keeps its limits: six regions, a bounded number of readings', () => {
+  it('keeps its limits: six regions, a bounded number of readings', async () => {
     const regions = Array.from({ length: 12 }, (_, i) => ({
       label: `R${i}`,
       mmr: 100 * i,
@@ -274,7 +277,7 @@ describe('renderRankedStandingChart', () => {
     expect(svg.length).toBeLessThan(200_000);
   });
 
-  it('formats numbers in the locale', () => {
+  it('formats numbers in the locale', async () => {
     const { svg, altText } = buildRankedStandingSvg(
       input({
         locale: 'de-DE',
@@ -285,12 +288,14 @@ describe('renderRankedStandingChart', () => {
     expect(altText).toContain('Europe: MMR 2.140 (Bestwert 2.140), Siege 120, Niederlagen 80');
   });
 
-  it('is deterministic', () => {
+  it('is deterministic', async () => {
     const withHistory = input({
       regions: [{ label: 'EU', mmr: 2140, wins: 1, losses: 0, history: europeHistory }],
     });
     expect(
-      renderRankedStandingChart(withHistory).png.equals(renderRankedStandingChart(withHistory).png),
+      (await drawnChart(renderRankedStandingChart(withHistory))).png.equals(
+        (await drawnChart(renderRankedStandingChart(withHistory))).png,
+      ),
     ).toBe(true);
   });
 });

@@ -1,0 +1,70 @@
+import { deflateSync } from 'node:zlib';
+
+/**
+ * A PNG of RGBA pixels as resvg draws them (premultiplied by alpha), written here rather than by resvg's
+ * `asPng`: resvg compresses with adaptive filters at a slow level, 7–15 ms of a 960×480 chart, where
+ * unfiltered rows at zlib level 3 take about 2 ms and come out smaller for the flat colours of a chart
+ * (54 KB against 82 KB for the price chart). Pure: the same pixels give the same bytes.
+ */
+export function encodePng(premultiplied: Buffer, width: number, height: number): Buffer {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1)
+    throw new RangeError('an image is at least 1×1 pixels');
+  const stride = width * 4;
+  if (premultiplied.length !== stride * height) throw new RangeError('pixels do not match the size');
+  // Each row starts with its filter type, 0 (none); pixels are straight RGBA in a PNG.
+  const rows = Buffer.allocUnsafe((stride + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const out = y * (stride + 1);
+    rows[out] = 0;
+    premultiplied.copy(rows, out + 1, y * stride, (y + 1) * stride);
+  }
+  demultiply(rows, stride);
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bits per channel
+  header[9] = 6; // RGBA
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows, { level: 3 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Premultiplied colour back to straight colour wherever a pixel is partly transparent. */
+function demultiply(rows: Buffer, stride: number): void {
+  for (let row = 0; row < rows.length; row += stride + 1) {
+    for (let alphaAt = row + 4; alphaAt <= row + stride; alphaAt += 4) {
+      const alpha = rows[alphaAt] ?? 255;
+      if (alpha === 255 || alpha === 0) continue;
+      for (let channel = alphaAt - 3; channel < alphaAt; channel++) {
+        rows[channel] = Math.min(255, Math.round(((rows[channel] ?? 0) * 255) / alpha));
+      }
+    }
+  }
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, 'latin1');
+  data.copy(out, 8);
+  out.writeUInt32BE(crc32(out, 4, 8 + data.length), 8 + data.length);
+  return out;
+}
+
+const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+/** CRC-32 of `buffer[start, end)` as PNG chunks carry it (zlib.crc32 needs Node 20.15 or 22.2). */
+function crc32(buffer: Buffer, start: number, end: number): number {
+  let crc = 0xffffffff;
+  for (let i = start; i < end; i++) crc = (CRC_TABLE[(crc ^ (buffer[i] ?? 0)) & 0xff] ?? 0) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
