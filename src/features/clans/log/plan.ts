@@ -1,5 +1,4 @@
 import type { Config } from '../../../config/index.ts';
-import type {} from './store.ts';
 import type { Records } from '../../../services.ts';
 import type { Subscription } from '../../../announcements/model.ts';
 import { followCapacity, type DemandReader } from '../../../traffic/capacity.ts';
