@@ -13,6 +13,7 @@ import { benchStore } from './store.ts';
 import { benchCycle } from './cycle.ts';
 import { benchMemory } from './memory.ts';
 import { benchRoles } from './roles.ts';
+import { benchOverload } from './overload.ts';
 
 /**
  * `npm run bench`: figures and ratios, printed; nothing here asserts a time. Sections run one after
@@ -26,6 +27,10 @@ const sections: Array<[string, () => Promise<Figures>]> = [
   ['bot: interaction to reply', benchInteractionLatency],
   ['bot: charts', benchCharts],
   ['bot: autocomplete with the search endpoints slow (4 s)', benchAutocomplete],
+  [
+    'overload: 3× and 10× the key’s 60 a minute in one minute, queued for the token’s 15 minutes',
+    benchOverload,
+  ],
   ['bot: profile card', benchCard],
   ['announcements: one event fanned out to 1,000 channels at 50 requests a second', benchFanout],
   ['data layer: subscriptions at 1k, 10k and 100k on SQLite and PostgreSQL', benchStore],

@@ -17,9 +17,11 @@ import {
   windowFromHeaders,
   type BucketDefaults,
   type Priority,
+  type QueueOptions,
 } from '../traffic/rate-limit.ts';
 import type { SharedLimits } from '../traffic/index.ts';
 import { DEFAULT_MAX_JSON_DEPTH } from './json.ts';
+import { latestStart, slotRefused, SlotRefusedError } from './slot.ts';
 import { checkReply, readReplyInTurns } from './reply.ts';
 import { ReplyObservers } from './observers.ts';
 import { cacheKey, routeUrl } from './url.ts';
@@ -49,6 +51,9 @@ export interface CallOptions extends Credentials {
   readonly fresh?: boolean;
   /** Called for each request this call sends upstream (retries included), for callers with budgets. */
   readonly onAttempt?: () => void;
+  /** A command's turn in the fair queue, and what it is told while waiting; `needMs`: see `slot.ts`. */
+  readonly queue?: QueueOptions;
+  readonly needMs?: number;
 }
 
 /** The keys a caller must give (routes without any take no parameters argument). */
@@ -243,6 +248,7 @@ export class TierClient {
       try {
         return await this.#attempt(name, route, url, auth, options, timeoutMs, deadline);
       } catch (error) {
+        if (error instanceof SlotRefusedError) throw error;
         const decision = decideRetry(error, state, deadline - this.#clock.now(), this.#retryPolicy);
         if (!decision.retry) throw error;
         this.#options.logger?.debug(
@@ -266,7 +272,8 @@ export class TierClient {
   ): Promise<unknown> {
     const general = `${auth.identity}@${route.host}`;
     const own = this.#ownWindows.has(name) ? `${general}#${name}` : undefined;
-    const release = await this.#acquire(name, route, general, own, options, deadline);
+    const latest = latestStart(deadline, timeoutMs, options);
+    const release = await this.#acquire(name, route, general, own, options, latest);
     const started = this.#clock.now();
     let response: HttpResponse;
     try {
@@ -300,14 +307,14 @@ export class TierClient {
     return checkReply(route, name, data);
   }
 
-  /** A slot in the key's general window, and in the route's own when it has one; refused as rate limited. */
+  /** A slot in the key's general window, and the route's own if any, by `latestStart`; else refused. */
   async #acquire(
     name: string,
     route: RouteDef,
     general: string,
     own: string | undefined,
     options: CallOptions,
-    deadline: number,
+    latest: number,
   ): Promise<() => void> {
     const buckets = [
       { name: general, defaults: route.tier === 'developer' ? this.#generalLimit : UNLIMITED },
@@ -315,10 +322,9 @@ export class TierClient {
     const ownWindow = this.#ownWindows.get(name);
     if (own && ownWindow) buckets.push({ name: own, defaults: ownWindow });
     try {
-      return await this.#limiter.acquire(buckets, options.priority ?? 'interactive', deadline);
+      return await this.#limiter.acquire(buckets, options.priority ?? 'interactive', latest, options.queue);
     } catch (error) {
-      if (error instanceof WaitRefusedError)
-        throw new RateLimitedError(error.message, error.retryAfterMs, name);
+      if (error instanceof WaitRefusedError) throw slotRefused(error, name, options.queue !== undefined);
       throw error;
     }
   }

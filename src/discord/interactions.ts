@@ -16,6 +16,7 @@ import type { Services } from '../services.ts';
 import { readArgs } from './args.ts';
 import { decodeComponentId } from './component-id.ts';
 import { Responder, type AnswerableInteraction } from './responder.ts';
+import { NoticePacer, QueueNotice } from './queue-notice.ts';
 import { UserError } from '../core/user-error.ts';
 
 export interface RouterOptions {
@@ -49,6 +50,8 @@ export class InteractionRouter {
   readonly #sleep: Clock['sleep'];
   readonly #metrics: CommandRecorder | undefined;
   readonly #completers: Partial<Completers>;
+  /** Bounds the queue notices' edits, all commands together. */
+  readonly #pacer = new NoticePacer();
   #closing = false;
 
   constructor(commands: readonly Command[], services: Services, options: RouterOptions) {
@@ -113,7 +116,8 @@ export class InteractionRouter {
     let outcome: CommandOutcome = 'ok';
     try {
       if (this.#closing) throw new UserError('common:errors.restarting');
-      const context = { services, t, now, ...this.#loader(responder, log) };
+      const notice = () => this.#notice(answerable, responder, t, now, log);
+      const context = { services, t, now, ...this.#loader(responder, log, notice) };
       await this.#run(answerable, context, handled, log);
       if (!responder.answered) throw new Error('handler finished without answering');
     } catch (error) {
@@ -247,7 +251,26 @@ export class InteractionRouter {
     }
   }
 
-  #loader(responder: Responder, log: Services['log']): Loader {
+  /** The interaction's place in the queue for the game API, shown in its deferred reply while it waits. */
+  #notice(
+    interaction: AnswerableInteraction,
+    responder: Responder,
+    t: Translator,
+    receivedAt: number,
+    log: Logger,
+  ): QueueNotice {
+    return new QueueNotice({
+      clock: this.#services.clock,
+      t,
+      show: (payload) => responder.progress(payload),
+      pacer: this.#pacer,
+      receivedAt,
+      owner: { guild: interaction.guildId, user: interaction.user.id },
+      onError: (error) => log.debug({ err: error }, 'could not show the queue position'),
+    });
+  }
+
+  #loader(responder: Responder, log: Services['log'], makeNotice: () => QueueNotice): Loader {
     const api = this.#services.api;
     // A cached answer spares the defer, but only if the store gives it quickly; else it is a miss.
     const peek = async (...args: Parameters<typeof api.peek>): Promise<unknown> => {
@@ -259,10 +282,15 @@ export class InteractionRouter {
         return undefined;
       }
     };
+    // Made at the first call that misses the cache: most interactions never wait for the game API.
+    let notice: QueueNotice | undefined;
     return {
       responder,
       defer: (options) => responder.defer(options),
-      send: (payload) => responder.send(payload),
+      send: (payload) => {
+        notice?.close();
+        return responder.send(payload);
+      },
       load: async (name, params, options = {}) => {
         const { slow, ...credentials } = options;
         if (!responder.deferred && !responder.answered) {
@@ -270,7 +298,14 @@ export class InteractionRouter {
           if (cached !== undefined) return cached as never;
           await responder.defer();
         }
-        return api.call(name, params, { ...credentials, priority: 'interactive' });
+        // A miss waits its turn in the fair queue while its answer can still come before the token ends.
+        notice ??= makeNotice();
+        const { done, ...queued } = notice.callOptions();
+        try {
+          return await api.call(name, params, { ...credentials, priority: 'interactive', ...queued });
+        } finally {
+          done();
+        }
       },
     };
   }

@@ -34,6 +34,10 @@ export class Responder {
    * router's watchdog.
    */
   #responding = false;
+  /** The answer (or the failure) is on its way: no progress edit may follow it. */
+  #final = false;
+  /** The progress edit in flight, if any: the answer waits for it, so that it lands last. */
+  #progressing: Promise<unknown> | undefined;
 
   constructor(interaction: AnswerableInteraction) {
     this.#interaction = interaction;
@@ -81,8 +85,25 @@ export class Responder {
     this.#state = 'answered';
   }
 
+  /**
+   * Shows how the answer is coming (its place in the queue for the game API) in the deferred reply, which
+   * the answer then replaces. Only a deferred reply of its own is edited (a clicked message keeps what it
+   * shows); nothing once the answer is on its way.
+   */
+  async progress(payload: ReplyPayload): Promise<void> {
+    if (this.#state !== 'deferred' || this.#updates || this.#final) return;
+    const interaction = this.#interaction;
+    const edit = (this.#progressing ?? Promise.resolve()).then(async () => {
+      if (this.#state === 'deferred' && !this.#final) await interaction.editReply(toEdit(payload));
+    });
+    this.#progressing = edit.catch(() => undefined);
+    await edit;
+  }
+
   async send(payload: ReplyPayload): Promise<void> {
+    this.#final = true;
     await this.#deferring;
+    if (this.#progressing) await this.#progressing;
     const interaction = this.#interaction;
     if (this.#state === 'fresh') {
       await this.#firstResponse(() =>
@@ -104,7 +125,9 @@ export class Responder {
 
   /** An error reply that only the user sees, in whatever state the interaction is. */
   async fail(payload: ReplyPayload): Promise<void> {
+    this.#final = true;
     await this.#deferring?.catch(() => undefined);
+    if (this.#progressing) await this.#progressing;
     const interaction = this.#interaction;
     const ephemeral = { ...payload, ephemeral: true };
     if (this.#state === 'fresh') {

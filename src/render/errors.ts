@@ -1,3 +1,4 @@
+import { SlotRefusedError } from '../api/slot.ts';
 import { ApiError, ForbiddenError, LocalRefusalError, RateLimitedError } from '../api/errors.ts';
 import { UserError } from '../core/user-error.ts';
 import type { Translator } from '../i18n/index.ts';
@@ -48,7 +49,9 @@ function describe(error: unknown, t: Translator, incidentId: string): { title: s
   const title = t.t('common:errors.title');
   if (error instanceof RateLimitedError) {
     const seconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
-    return { title: t.t('common:errors.busyTitle'), description: t.t('common:errors.busy', { seconds }) };
+    // Too many waiting for this one's answer to come in time: not a refusal of the game API's own.
+    const key = error instanceof SlotRefusedError && error.queued ? 'queueFull' : 'busy';
+    return { title: t.t('common:errors.busyTitle'), description: t.t(`common:errors.${key}`, { seconds }) };
   }
   if (error instanceof LocalRefusalError) {
     if (error.reason === 'bad_token') return { title, description: t.t('common:errors.badToken') };

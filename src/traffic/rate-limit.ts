@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.ts';
 import { WakeTimer } from './wake.ts';
+import { FairQueue, type Owner } from './fair.ts';
 import {
   createMemoryLimits,
   LimitsClosedError,
@@ -17,10 +18,31 @@ export class WaitRefusedError extends Error {
     message: string,
     /** How long until a slot frees, in milliseconds (0 once closed). */
     readonly retryAfterMs: number,
+    /**
+     * How much later than its latest start the slot would come (0 when unknown): the same request asked
+     * again this much later, with the same time to wait, would get one. What a refused command tells.
+     */
+    readonly shortByMs = 0,
   ) {
     super(message);
     this.name = 'WaitRefusedError';
   }
+}
+
+/** Where a waiter stands in the queue: told to it as the queue moves (see {@link QueueOptions}). */
+export interface QueuePlace {
+  /** 1 for the next to go; counts the waiters ahead on the same window. */
+  readonly position: number;
+  /** When its slot is expected (clock time), at the present rate. */
+  readonly startsAt: number;
+}
+
+/** A waiter's turn in the fair queue (commands), and what it is told while waiting. */
+export interface QueueOptions {
+  /** Whose request it is: interactive waiters take turns by server, then by user. */
+  readonly owner?: Owner | undefined;
+  /** Called on every move of the queue while it waits (cheap: the listener bounds what it does). */
+  readonly onQueued?: ((place: QueuePlace) => void) | undefined;
 }
 
 /**
@@ -29,9 +51,15 @@ export class WaitRefusedError extends Error {
  * Each bucket is a fixed window (`limit` requests until `resetAt`), learnt from the `X-RateLimit-*`
  * headers of replies and assumed from defaults until the first reply. A request takes one slot from
  * every bucket it belongs to: the key's general window and, for routes with a window of their own
- * (events: 6 a minute), that one too. Waiters are served by priority, interactive before background,
- * then in arrival order; a waiter never overtakes an earlier one on a bucket that the earlier one
- * waits for.
+ * (events: 6 a minute), that one too. Waiters are served by priority, interactive before background;
+ * interactive ones (commands) in a fair queue, servers in turn and users in turn within a server,
+ * background ones in arrival order; a waiter never overtakes an earlier one on a bucket that the earlier
+ * one waits for.
+ *
+ * A waiter names the latest moment its request may start (its deadline less the time the request and
+ * what follows it need). Each pass projects when every waiter's slot comes, from the windows and the
+ * waiters ahead of it, and refuses at once the ones whose slot would come later; the others are told
+ * their place and estimate (`onQueued`).
  *
  * That is this process's view. Past it, a request also takes a slot of each of its finite buckets in the
  * shared limits (`src/limits`): sliding windows of the same size, counted with every other process's
@@ -58,8 +86,9 @@ interface Bucket {
 interface Waiter {
   readonly buckets: readonly string[];
   readonly priority: Priority;
-  readonly seq: number;
+  /** The latest clock time at which its request may start. */
   readonly deadline: number;
+  readonly onQueued: ((place: QueuePlace) => void) | undefined;
   readonly grant: () => void;
   readonly fail: (error: Error) => void;
 }
@@ -77,8 +106,10 @@ export class RateLimiter {
   readonly shared: SharedLimits;
   readonly #ownsShared: boolean;
   readonly #buckets = new Map<string, Bucket>();
-  readonly #waiting: Waiter[] = [];
-  #seq = 0;
+  /** Interactive waiters, in turns by server then user. */
+  readonly #fair = new FairQueue<Waiter>();
+  /** Background waiters, in arrival order, after every interactive one. */
+  readonly #background: Waiter[] = [];
   readonly #wake: WakeTimer;
 
   constructor(clock: Clock, shared?: SharedLimits) {
@@ -90,15 +121,16 @@ export class RateLimiter {
 
   /**
    * Takes a slot in each of `buckets` (created with `defaults` when new), waiting as needed, then one in
-   * their shared windows. Rejects with WaitRefusedError at once when a wait would pass `deadline`, so no
-   * caller waits for nothing.
+   * their shared windows. `deadline` is the latest moment the request may start: a wait that would pass
+   * it is refused with WaitRefusedError as soon as that shows, so no caller waits for nothing.
    */
   async acquire(
     buckets: ReadonlyArray<{ readonly name: string; readonly defaults: BucketDefaults }>,
     priority: Priority,
     deadline: number,
+    queue: QueueOptions = {},
   ): Promise<Release> {
-    const release = await this.#acquireLocal(buckets, priority, deadline);
+    const release = await this.#acquireLocal(buckets, priority, deadline, queue);
     const windows = this.#sharedWindows(buckets);
     if (windows.length === 0) return release;
     try {
@@ -113,6 +145,7 @@ export class RateLimiter {
         throw new WaitRefusedError(
           'Rate limit reached; the wait would pass the deadline',
           error.retryAfterMs,
+          Math.max(0, this.#clock.now() + error.retryAfterMs - deadline),
         );
       if (error instanceof LimitsClosedError) throw new WaitRefusedError('Client closed', 0);
       throw error;
@@ -140,19 +173,21 @@ export class RateLimiter {
     buckets: ReadonlyArray<{ readonly name: string; readonly defaults: BucketDefaults }>,
     priority: Priority,
     deadline: number,
+    queue: QueueOptions,
   ): Promise<Release> {
     for (const { name, defaults } of buckets) this.#ensure(name, defaults);
     const names = buckets.map((bucket) => bucket.name);
     return new Promise<Release>((resolve, reject) => {
-      this.#waiting.push({
+      const waiter: Waiter = {
         buckets: names,
         priority,
-        seq: this.#seq++,
         deadline,
+        onQueued: queue.onQueued,
         grant: () => resolve(this.#release(names)),
         fail: reject,
-      });
-      this.#waiting.sort(byPriority);
+      };
+      if (priority === 'interactive') this.#fair.push(waiter, queue.owner);
+      else this.#background.push(waiter);
       this.#pump();
     });
   }
@@ -199,7 +234,7 @@ export class RateLimiter {
   }
 
   get waiting(): number {
-    return this.#waiting.length;
+    return this.#fair.size + this.#background.length;
   }
 
   #ensure(name: string, defaults: BucketDefaults): Bucket {
@@ -244,49 +279,89 @@ export class RateLimiter {
     }
   }
 
+  /** Every waiter in the order it is served: the fair queue, then background ones. */
+  #order(): Waiter[] {
+    return [...this.#fair.order(), ...this.#background];
+  }
+
+  /** Takes a waiter out of the queue: `served` when it got its slot (its turn is used). */
+  #dequeue(waiter: Waiter, served: boolean): void {
+    if (waiter.priority === 'interactive') {
+      if (served) this.#fair.served(waiter);
+      else this.#fair.remove(waiter);
+      return;
+    }
+    const index = this.#background.indexOf(waiter);
+    if (index >= 0) this.#background.splice(index, 1);
+  }
+
   #pump(): void {
     const now = this.#clock.now();
     const blocked = new Set<string>();
+    /** Per bucket, the waiters of this pass still waiting on it: those ahead of the next one. */
+    const ahead = new Map<string, number>();
     let wakeAt = Infinity;
-    for (let index = 0; index < this.#waiting.length;) {
-      const waiter = this.#waiting[index];
-      if (!waiter) break;
+    for (const waiter of this.#order()) {
       const buckets = waiter.buckets.map((name) => this.#buckets.get(name)).filter((b) => b !== undefined);
       for (const bucket of buckets) this.#refill(bucket, now);
       const free =
         waiter.buckets.every((name) => !blocked.has(name)) && buckets.every((b) => b.remaining > 0);
-      if (free) {
+      if (free && now <= waiter.deadline) {
         for (const bucket of buckets) {
           // A window starts with its first request (the service's fixed windows do too).
           if (bucket.resetAt === 0) bucket.resetAt = now + bucket.windowMs;
           bucket.remaining -= 1;
           bucket.inFlight += 1;
         }
-        this.#waiting.splice(index, 1);
+        this.#dequeue(waiter, true);
         waiter.grant();
         continue;
       }
       const readyAt = Math.max(...buckets.filter((b) => b.remaining <= 0).map((b) => b.resetAt), now);
-      if (readyAt > waiter.deadline) {
-        this.#waiting.splice(index, 1);
-        waiter.fail(
-          new WaitRefusedError('Rate limit reached; the wait would pass the deadline', readyAt - now),
-        );
+      const place = this.#project(waiter, ahead, now);
+      if (place.startsAt > waiter.deadline) {
+        this.#dequeue(waiter, false);
+        const message = 'Rate limit reached; the wait would pass the deadline';
+        waiter.fail(new WaitRefusedError(message, place.startsAt - now, place.startsAt - waiter.deadline));
         continue;
       }
+      for (const name of waiter.buckets) ahead.set(name, (ahead.get(name) ?? 0) + 1);
       // Only what is exhausted is held for this waiter: later waiters on other buckets may go on.
       waiter.buckets.forEach((name, i) => {
         if ((buckets[i]?.remaining ?? 0) <= 0) blocked.add(name);
       });
       if (buckets.some((b) => b.remaining <= 0)) wakeAt = Math.min(wakeAt, readyAt);
-      index += 1;
+      waiter.onQueued?.(place);
     }
     this.#schedule(wakeAt);
   }
 
+  /**
+   * Where `waiter` stands, and when its slot is expected: on each of its buckets, the waiters ahead of it
+   * take what is left of the window, then whole windows one after another; it goes once every bucket has
+   * a slot for it.
+   */
+  #project(waiter: Waiter, ahead: ReadonlyMap<string, number>, now: number): QueuePlace {
+    let startsAt = now;
+    let position = 1;
+    for (const name of waiter.buckets) {
+      const bucket = this.#buckets.get(name);
+      if (!bucket) continue;
+      const before = ahead.get(name) ?? 0;
+      position = Math.max(position, before + 1);
+      const left = Math.max(0, bucket.remaining) - before;
+      if (left > 0) continue;
+      const windows = Math.floor(-left / Math.max(1, bucket.limit));
+      // The window under way ends at its reset; one not started yet would start with the first slot.
+      const opens = bucket.resetAt > now ? bucket.resetAt : now + bucket.windowMs;
+      startsAt = Math.max(startsAt, opens + windows * bucket.windowMs);
+    }
+    return { position, startsAt };
+  }
+
   #schedule(at: number): void {
     if (at === Infinity) {
-      if (this.#waiting.length === 0) this.#wake.cancel();
+      if (this.waiting === 0) this.#wake.cancel();
       return;
     }
     this.#wake.at(at);
@@ -295,17 +370,15 @@ export class RateLimiter {
   /** Stops the wake-up timer and fails every waiter (on shutdown); closes the shared limits it made. */
   close(): void {
     this.#wake.cancel();
-    for (const waiter of this.#waiting.splice(0)) waiter.fail(new WaitRefusedError('Client closed', 0));
+    for (const waiter of this.#order()) {
+      this.#dequeue(waiter, false);
+      waiter.fail(new WaitRefusedError('Client closed', 0));
+    }
     if (this.#ownsShared) void this.shared.close();
   }
 }
 
 export type Release = () => void;
-
-function byPriority(a: Waiter, b: Waiter): number {
-  if (a.priority !== b.priority) return a.priority === 'interactive' ? -1 : 1;
-  return a.seq - b.seq;
-}
 
 /** Reads `X-RateLimit-Limit/Remaining/Reset` (reset in Unix seconds); undefined when absent. */
 export function windowFromHeaders(

@@ -24,6 +24,8 @@ function fakeInteraction(kind: 'command' | 'autocomplete' = 'command') {
     id: '1',
     locale: 'en-US',
     guildLocale: null,
+    guildId: null,
+    user: { id: '9' },
     commandName: 'probe',
     ephemeral: false,
     options: {
