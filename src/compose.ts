@@ -27,6 +27,8 @@ export interface ServiceParts {
 
 export interface ComposedServices {
   readonly services: Services;
+  /** The game API's limits the tier client counts in (background budgets take their tickets there). */
+  readonly limits: SharedLimits;
   /** Closes the tier client, and the limits when they were built here. The storage stays open. */
   close(): Promise<void>;
 }
@@ -70,6 +72,7 @@ export async function composeServices(parts: ServiceParts): Promise<ComposedServ
   const stopCapture = captureSnapshots(services);
   return {
     services,
+    limits,
     async close() {
       stopCapture();
       // Player access tokens kept for `/me` live only as long as this process's services.
