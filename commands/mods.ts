@@ -1,11 +1,10 @@
 import { ApplicationCommandOptionType } from 'discord.js';
-import { NotFoundError } from '../src/api/errors.ts';
 import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents, type ComponentId } from '../src/discord/component-id.ts';
 import { findingNames } from '../src/search/not-found.ts';
 import { MAX_PAGE, parsePage } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { pastTimes, text } from '../src/render/common.ts';
+import { pastTimes } from '../src/render/common.ts';
 import { renderModInfo, renderModList } from '../src/features/mods/render.ts';
 
 /** The ids of this command's page buttons; exported for the renderer tests. */
@@ -31,13 +30,7 @@ async function showInfo(given: CommandContext | ComponentContext, modName: strin
   const ctx = findingNames(given, (kind, found) =>
     kind === 'mod' ? ids.encode.find({ name: found }, given.now + COMPONENT_LIFETIME_MS) : undefined,
   );
-  let mod;
-  try {
-    mod = await ctx.load('mod', { modName });
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new UserError('mods:notFound', { name: text(modName, 100) });
-    throw error;
-  }
+  const mod = await ctx.load('mod', { modName });
   ctx.services.names.remember('mod', mod.name);
   ctx.services.names.remember('player', mod.creator_name);
   await ctx.send(renderModInfo(ctx.t, mod, pastTimes(ctx.now, ctx.services.log)));

@@ -18,7 +18,7 @@ describe('/link', () => {
   it('refuses a player that does not exist, and a verify with nothing started', async () => {
     const user = { userId: '320000000000000001' };
     const missing = await h.command('link', 'name', { player: 'NoSuchPlayer_123' }, user).final();
-    expect(description(missing)).toBe('There is no player named NoSuchPlayer\\_123.');
+    expect(description(missing)).toContain('No player named `NoSuchPlayer_123`.');
     const verify = await h.command('link', 'verify', {}, user).final();
     expect(description(verify)).toContain('no linking under way');
     expect(verify.flags & 64).toBe(64);
