@@ -73,18 +73,6 @@ export class NameIndex {
     return this.#catalog.get(kind)?.size ?? 0;
   }
 
-  /**
-   * The spelling of a known name (seen first, then published) that equals `name` but for case, when one
-   * differs from `name`; undefined otherwise.
-   */
-  otherCasing(kind: NameKind, name: string): string | undefined {
-    const key = name.trim().toLowerCase();
-    for (const known of [this.#names.get(kind)?.get(key), this.#catalog.get(kind)?.get(key)]) {
-      if (known !== undefined && known !== name.trim()) return known;
-    }
-    return undefined;
-  }
-
   seedSkins(skins: ReadonlyArray<{ readonly index: number; readonly name: string }>): void {
     for (const skin of skins) this.#skins.set(skin.index, skin.name);
   }
