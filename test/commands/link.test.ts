@@ -24,6 +24,13 @@ describe('/link', () => {
     expect(verify.flags & 64).toBe(64);
   });
 
+  it('starts linking the player whose name differs from the one typed only in case', async () => {
+    const user = { userId: '320000000000000009' };
+    const player = h.sandbox.world.samples.verifiedPlayer;
+    const started = await h.command('link', 'name', { player: player.toLowerCase() }, user).final();
+    expect(started.embeds[0]?.title).toBe(`Linking to ${player}`);
+  });
+
   it('links once the code is posted, and the link becomes the default name', async () => {
     const user = { userId: '320000000000000002' };
     const player = h.sandbox.world.samples.player;
