@@ -96,13 +96,13 @@ export async function startBot(options: BotOptions): Promise<Bot> {
           log,
         });
   void preloadStaticNames(services);
-  // The names the game publishes (maps, mods, clans), for "did you mean" and autocomplete.
-  const catalog = startNameCatalog({ ...services, limits: composed.limits });
   // Keys sealed under an older SECRET_KEY are named in the log, so operators know who must relink.
   void reportKpdKeys(services).catch((error: unknown) =>
     log.warn({ err: error }, 'could not audit linked KPD keys'),
   );
   await client.login(options.token);
+  // The names the game publishes (maps, mods, clans), for "did you mean" and autocomplete; stopped on stop.
+  const catalog = startNameCatalog({ ...services, limits: composed.limits });
   const announcements =
     options.announcements === false
       ? Promise.resolve(undefined)
