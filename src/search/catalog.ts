@@ -79,18 +79,20 @@ export class NameCatalog {
     return this.#budget;
   }
 
-  /** Reads every list once and replaces the published names of each kind that answered at least once. */
+  /**
+   * Reads every list once, clans first (the fewest reads), and replaces the published names of each kind
+   * as soon as its lists answered at least once (a kind none of whose reads answered keeps its names).
+   */
   async refresh(signal?: AbortSignal): Promise<CatalogRefresh> {
     const before = this.#requests;
-    const maps = await this.#browse('map', signal);
-    const mods = await this.#browse('mod', signal);
-    const clans = await this.#clans(signal);
     const counts = { map: 0, mod: 0, clan: 0 };
-    for (const [kind, found] of [
-      ['map', maps],
-      ['mod', mods],
-      ['clan', clans],
-    ] as const) {
+    const readers = {
+      clan: () => this.#clans(signal),
+      map: () => this.#browse('map', signal),
+      mod: () => this.#browse('mod', signal),
+    };
+    for (const kind of ['clan', 'map', 'mod'] as const) {
+      const found = await readers[kind]();
       if (found === undefined) continue;
       this.#options.names.replaceCatalog(kind, found);
       counts[kind] = found.size;

@@ -138,6 +138,10 @@ describe('the background refresh', () => {
     const running = catalog.run(controller.signal);
     await world.clock.runFor(59_000);
     expect(listRequests()).toHaveLength(0);
+    // Clans come first, each kind kept as soon as its lists are read: before the browsers are done.
+    await world.clock.runFor(3 * 60_000);
+    expect([...proc.services.names.list('clan')]).toContain('Vortex');
+    expect(proc.services.names.catalogSize('mod')).toBe(0);
     // One refresh of one page a list: at most 10 reads at one a minute.
     await world.clock.runFor(15 * 60_000);
     const first = listRequests().length;
