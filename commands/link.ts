@@ -19,6 +19,7 @@ import {
 } from '../src/features/links/render.ts';
 import { statsOf } from '../src/players/stats.ts';
 import { syncAfterLinkChange } from '../src/features/roles/follow-account.ts';
+import { findingNames } from '../src/search/not-found.ts';
 
 /**
  * `/link name` hands out a one-time code to post on the game profile; `/link verify` looks for it in
@@ -30,15 +31,9 @@ async function start(ctx: CommandContext<SubArgs<typeof data, 'name'>>): Promise
   const requested = ctx.args.player.trim();
   if (!requested) throw new UserError('common:errors.nameRequired');
   await ctx.defer({ ephemeral: true });
-  let playerName: string;
-  try {
-    const profile = await ctx.load('player', { playerName: requested });
-    playerName = profile.player_name;
-  } catch (error) {
-    if (error instanceof NotFoundError)
-      throw new UserError('link:errors.noPlayer', { name: text(requested, 64) });
-    throw error;
-  }
+  // Another case of the name is found; a name not found is answered with the close names.
+  const profile = await findingNames(ctx, () => undefined).load('player', { playerName: requested });
+  const playerName = profile.player_name;
   ctx.services.names.remember('player', playerName);
   const started = await linkVerifications(ctx.services).start(ctx.interaction.user.id, playerName, ctx.now);
   if (!started.ok) throw new UserError('link:errors.tooManyCodes', { when: timestamp(started.retryAt, 'R') });

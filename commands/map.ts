@@ -4,6 +4,7 @@ import { NotFoundError } from '../src/api/errors.ts';
 import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents, type ComponentId } from '../src/discord/component-id.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
+import { findingNames } from '../src/search/not-found.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { pastTimes, text } from '../src/render/common.ts';
 import {
@@ -36,7 +37,18 @@ const page = pageOption;
 type Context = CommandContext | ComponentContext;
 
 /** The ids of this command's buttons (`''` for the map's own type or order); exported for the tests. */
-export const ids = defineComponents('map', { leaderboard: ['name', 'type', 'order', 'page'] });
+export const ids = defineComponents('map', {
+  leaderboard: ['name', 'type', 'order', 'page'],
+  /** A "did you mean" button: runs the subcommand `sub` (`info` or `leaderboard`) for the map `name`. */
+  find: ['sub', 'name'],
+});
+
+/** A "did you mean" button's id for a map, on the subcommands that take only a map. */
+function findId(sub: string, mapName: string, now: number): string | undefined {
+  return sub === 'info' || sub === 'leaderboard'
+    ? ids.encode.find({ sub, name: mapName }, now + COMPONENT_LIFETIME_MS)
+    : undefined;
+}
 
 function boardIdArgs(name: string, type: string | undefined, order: number | undefined) {
   return { name, type: isBoardType(type) ? type : '', order: isBoardOrder(order) ? order : '' };
@@ -207,7 +219,11 @@ const data = {
 export const command: Command<typeof data> = {
   data,
 
-  async execute(ctx) {
+  async execute(given) {
+    // A map the API does not know: the reply names it and offers close names ("did you mean").
+    const ctx = findingNames(given, (kind, found) =>
+      kind === 'map' ? findId(given.args.subcommand, found, given.now) : undefined,
+    );
     const { args } = ctx;
     if (args.subcommand === 'featured') return showFeatured(ctx);
     const mapName = mapNameOf(args.name);
@@ -229,6 +245,16 @@ export const command: Command<typeof data> = {
   },
 
   async component(ctx) {
+    const found = ids.decode(ctx.id);
+    if (found?.action === 'find' && (found.args.sub === 'info' || found.args.sub === 'leaderboard')) {
+      const { sub, name: mapName } = found.args;
+      const resolving = findingNames(ctx, (kind, other) =>
+        kind === 'map' ? findId(sub, other, ctx.now) : undefined,
+      );
+      return sub === 'info'
+        ? showInfo(resolving, mapName)
+        : showLeaderboard(resolving, mapName, { type: undefined, order: undefined, page: 1 });
+    }
     const parsed = parseBoardArgs(ctx.id);
     if (!parsed) throw new UserError('common:errors.unknownComponent');
     return showLeaderboard(ctx, parsed.name, parsed);

@@ -1,14 +1,18 @@
 import { ApplicationCommandOptionType } from 'discord.js';
-import { NotFoundError } from '../src/api/errors.ts';
 import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
-import { defineComponents, type ComponentId } from '../src/discord/component-id.ts';
+import { COMPONENT_LIFETIME_MS, defineComponents, type ComponentId } from '../src/discord/component-id.ts';
+import { findingNames } from '../src/search/not-found.ts';
 import { MAX_PAGE, parsePage } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
-import { pastTimes, text } from '../src/render/common.ts';
+import { pastTimes } from '../src/render/common.ts';
 import { renderModInfo, renderModList } from '../src/features/mods/render.ts';
 
 /** The ids of this command's page buttons; exported for the renderer tests. */
-export const ids = defineComponents('mods', { list: ['page'] });
+export const ids = defineComponents('mods', {
+  list: ['page'],
+  /** A "did you mean" button: `/mods info` for the mod `name`. */
+  find: ['name'],
+});
 
 export const modsIds = {
   listPager: (now: number) => ids.pager(now, (p, at) => ids.encode.list({ page: p }, at)),
@@ -21,14 +25,12 @@ async function showList(ctx: CommandContext | ComponentContext, page: number): P
   await ctx.send(renderModList(ctx.t, { data, page, pager: modsIds.listPager(ctx.now) }));
 }
 
-async function showInfo(ctx: CommandContext, modName: string): Promise<void> {
-  let mod;
-  try {
-    mod = await ctx.load('mod', { modName });
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new UserError('mods:notFound', { name: text(modName, 100) });
-    throw error;
-  }
+async function showInfo(given: CommandContext | ComponentContext, modName: string): Promise<void> {
+  // A mod the API does not know as typed: another case of it, else close names ("did you mean").
+  const ctx = findingNames(given, (kind, found) =>
+    kind === 'mod' ? ids.encode.find({ name: found }, given.now + COMPONENT_LIFETIME_MS) : undefined,
+  );
+  const mod = await ctx.load('mod', { modName });
   ctx.services.names.remember('mod', mod.name);
   ctx.services.names.remember('player', mod.creator_name);
   await ctx.send(renderModInfo(ctx.t, mod, pastTimes(ctx.now, ctx.services.log)));
@@ -91,6 +93,8 @@ export const command: Command<typeof data> = {
   },
 
   async component(ctx) {
+    const found = ids.decode(ctx.id);
+    if (found?.action === 'find') return showInfo(ctx, found.args.name);
     return showList(ctx, pageArg(ctx.id));
   },
 };

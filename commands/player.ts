@@ -5,7 +5,7 @@ import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/componen
 import type { InventorySort } from '../src/features/players/inventory.ts';
 import { inventoryMarketData } from '../src/features/market/inventory.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
-import { suggestPlayersOnNotFound } from '../src/search/not-found.ts';
+import { nameFound, suggestPlayersOnNotFound } from '../src/search/not-found.ts';
 import { UserError } from '../src/core/user-error.ts';
 import type { PlayerProfile } from '../src/api/schemas/index.ts';
 import { DAY_MS, HOUR_MS } from '../src/players/snapshots.ts';
@@ -73,6 +73,7 @@ async function showInventory(
   page: number,
 ) {
   const items = await ctx.load('playerInventory', { playerName });
+  playerName = nameFound(ctx, playerName);
   ctx.services.names.remember('player', playerName);
   const market = await inventoryMarketData(
     ctx,
@@ -177,6 +178,7 @@ async function showMatches(
   pageNo: number,
 ) {
   const data = await ctx.load('playerMatches', { playerName, page: pageNo, ...(season ? { season } : {}) });
+  playerName = nameFound(ctx, playerName);
   const pager = playerIds.matches(playerName, season, ctx.now);
   // One cached `/maps` lookup names every map of the page.
   const mapNames = await officialMapNames(
@@ -192,6 +194,7 @@ async function showMatches(
 
 async function showListings(ctx: CommandContext | ComponentContext, playerName: string, pageNo: number) {
   const data = await ctx.load('playerListings', { playerName, page: pageNo });
+  playerName = nameFound(ctx, playerName);
   const skinName = (index: number) => ctx.services.names.skinName(index);
   const pager = playerIds.listings(playerName, ctx.now);
   const past = pastTimes(ctx.now, ctx.services.log);
@@ -200,6 +203,7 @@ async function showListings(ctx: CommandContext | ComponentContext, playerName: 
 
 async function showPosts(ctx: CommandContext | ComponentContext, playerName: string, pageNo: number) {
   const data = await ctx.load('playerPosts', { playerName, page: pageNo });
+  playerName = nameFound(ctx, playerName);
   const pager = playerIds.posts(playerName, ctx.now);
   const past = pastTimes(ctx.now, ctx.services.log);
   await ctx.send(renderPosts(ctx.t, { name: playerName, data, page: pageNo, pager, past }));

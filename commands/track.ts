@@ -19,6 +19,7 @@ import { trackedIntervalOf } from '../src/traffic/planner.ts';
 import { idOption, playerOption } from '../src/discord/options.ts';
 import { renderTrackList, renderTracked, renderUntracked } from '../src/features/tracking/render.ts';
 import { text } from '../src/render/common.ts';
+import { findingNames } from '../src/search/not-found.ts';
 import {
   ANNOUNCEMENT_CHANNEL_TYPES,
   MANAGE_COMMAND_SCOPE,
@@ -121,7 +122,8 @@ async function addTracked(ctx: CommandContext, args: SubArgs<typeof data, 'add'>
   if (role?.id === guild.id) throw new UserError('subscribe:errors.everyoneRole');
   checkCallerRights(ctx.t, interaction, target, role);
   const permissions = await checkBotPermissions(ctx.t, guild, target);
-  const profile = await ctx.load('player', { playerName: args.player.trim() });
+  // Another case of the name is found; close names are offered when there is none.
+  const profile = await findingNames(ctx, () => undefined).load('player', { playerName: args.player.trim() });
   services.names.remember('player', profile.player_name);
   const options = {
     playerId: profile.player_id,

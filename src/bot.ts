@@ -8,6 +8,7 @@ import { createDiscordClient } from './discord/client.ts';
 import { InteractionRouter } from './discord/interactions.ts';
 import { loadCommands } from './discord/loader.ts';
 import { NAME_COMPLETERS } from './search/completers.ts';
+import { startNameCatalog } from './search/catalog.ts';
 import { discordTarget, type AnnouncementOptions, type Announcements } from './announcements/index.ts';
 import { startPipeline } from './worker.ts';
 import type { Database } from './db/index.ts';
@@ -100,6 +101,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     log.warn({ err: error }, 'could not audit linked KPD keys'),
   );
   await client.login(options.token);
+  // The names the game publishes (maps, mods, clans), for "did you mean" and autocomplete; stopped on stop.
+  const catalog = startNameCatalog({ ...services, limits: composed.limits });
   const announcements =
     options.announcements === false
       ? Promise.resolve(undefined)
@@ -118,6 +121,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       stopped = true;
       log.info('shutting down');
       client.off(Events.InteractionCreate, router.handle);
+      catalog.stop();
       await (await announcements)?.stop();
       await router.drain(5_000);
       await client.destroy();

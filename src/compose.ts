@@ -28,6 +28,8 @@ export interface ServiceParts {
 
 export interface ComposedServices {
   readonly services: Services;
+  /** The game API's limits the tier client counts in (background budgets take their tickets there). */
+  readonly limits: SharedLimits;
   /** Closes the tier client, and the limits when they were built here. The storage stays open. */
   close(): Promise<void>;
 }
@@ -75,6 +77,7 @@ export async function composeServices(parts: ServiceParts): Promise<ComposedServ
   );
   return {
     services,
+    limits,
     async close() {
       stopCapture();
       stopImageLog();

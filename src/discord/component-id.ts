@@ -8,6 +8,11 @@ import type { Pager } from '../render/common.ts';
  */
 export const CUSTOM_ID_MAX = 100;
 export const COMPONENT_LIFETIME_MS = 30 * 60_000;
+/**
+ * The action of every "did you mean" button (`player:find:profile:Name`): a click answers with a reply of
+ * its own, which the clicker can share, instead of updating the private "not found" message it sits on.
+ */
+export const DID_YOU_MEAN_ACTION = 'find';
 
 export interface ComponentId {
   readonly command: string;

@@ -14,7 +14,7 @@ import type { AutocompleteChoice, Command, CommandContext, CompletionContext, Lo
 import { completerOf, focusedCompletion, type Completers } from './completion.ts';
 import type { Services } from '../services.ts';
 import { readArgs } from './args.ts';
-import { decodeComponentId } from './component-id.ts';
+import { decodeComponentId, DID_YOU_MEAN_ACTION } from './component-id.ts';
 import { Responder, type AnswerableInteraction } from './responder.ts';
 import { NoticePacer, QueueNotice } from './queue-notice.ts';
 import { UserError } from '../core/user-error.ts';
@@ -109,7 +109,7 @@ export class InteractionRouter {
         ? interaction
         : undefined;
     if (!answerable) return;
-    const responder = new Responder(answerable);
+    const responder = new Responder(answerable, { replies: opensReply(answerable) });
     const watchdog = this.#watch(responder, log);
     // The command the interaction was for, once known: its name is the label, never what the user sent.
     const handled: { command?: Command | undefined } = {};
@@ -309,6 +309,11 @@ export class InteractionRouter {
       },
     };
   }
+}
+
+/** A "did you mean" button: its answer is a reply of its own, not an update of the message it sits on. */
+function opensReply(interaction: AnswerableInteraction): boolean {
+  return interaction.isButton() && decodeComponentId(interaction.customId)?.action === DID_YOU_MEAN_ACTION;
 }
 
 function outcomeOf(error: unknown): CommandOutcome {

@@ -16,7 +16,8 @@ export type AnswerableInteraction =
 /**
  * Answers one interaction exactly once, whatever path the handler takes: `defer()` when the answer
  * needs time, `send()` for the answer (reply, edit of the deferred reply, or update of the clicked
- * message), `fail()` for an error, which is always ephemeral even after a public defer.
+ * message, unless the click `replies`), `fail()` for an error, which is always ephemeral even after a
+ * public defer.
  */
 export class Responder {
   readonly #interaction: AnswerableInteraction;
@@ -39,9 +40,13 @@ export class Responder {
   /** The progress edit in flight, if any: the answer waits for it, so that it lands last. */
   #progressing: Promise<unknown> | undefined;
 
-  constructor(interaction: AnswerableInteraction) {
+  /**
+   * `replies`: a click that answers with a message of its own instead of updating the one it sits on (a
+   * "did you mean" button opens what the command would have shown, public unless the answer is private).
+   */
+  constructor(interaction: AnswerableInteraction, options: { readonly replies?: boolean } = {}) {
     this.#interaction = interaction;
-    this.#updates = interaction.isMessageComponent();
+    this.#updates = interaction.isMessageComponent() && options.replies !== true;
   }
 
   get answered(): boolean {

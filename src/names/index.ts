@@ -14,10 +14,14 @@ export interface Suggestion<V extends string | number = string> {
 
 const PER_KIND = 20_000;
 const SEEN_TTL_MS = 30 * 24 * 60 * 60_000;
+/** Names of one kind kept from the game's published lists (`src/search/catalog.ts`), at most. */
+export const CATALOG_PER_KIND = 5_000;
 
 export class NameIndex {
   readonly #names = new Map<NameKind, Map<string, string>>();
   readonly #skins = new Map<number, string>();
+  /** The game's published lists of each kind (lower case → name), replaced whole on each refresh. */
+  readonly #catalog = new Map<NameKind, Map<string, string>>();
   readonly #store: Namespace<string> | undefined;
 
   constructor(store?: Namespace<string>) {
@@ -48,6 +52,27 @@ export class NameIndex {
     for (const name of names) this.#add(kind, name);
   }
 
+  /**
+   * Replaces the names of `kind` read from the game's published lists (the map and mod browsers, the clan
+   * boards): kept in memory apart from the names seen, at most {@link CATALOG_PER_KIND} of them, so a
+   * refresh never grows the index and never pushes out a name seen.
+   */
+  replaceCatalog(kind: NameKind, names: Iterable<string>): void {
+    const kept = new Map<string, string>();
+    for (const name of names) {
+      if (kept.size >= CATALOG_PER_KIND) break;
+      if (!name || name.length > 100) continue;
+      const key = name.toLowerCase();
+      if (!kept.has(key)) kept.set(key, name);
+    }
+    this.#catalog.set(kind, kept);
+  }
+
+  /** Names of `kind` the published lists hold now. */
+  catalogSize(kind: NameKind): number {
+    return this.#catalog.get(kind)?.size ?? 0;
+  }
+
   seedSkins(skins: ReadonlyArray<{ readonly index: number; readonly name: string }>): void {
     for (const skin of skins) this.#skins.set(skin.index, skin.name);
   }
@@ -60,17 +85,20 @@ export class NameIndex {
     return this.#skins.size;
   }
 
-  /** Every name of `kind` seen or seeded (at most 20,000), oldest first: what search ranks fuzzily. */
-  list(kind: NameKind): IterableIterator<string> {
-    return (this.#names.get(kind) ?? new Map<string, string>()).values();
+  /**
+   * Every name of `kind` seen or seeded (at most 20,000, oldest first), then those of the published lists
+   * not among them (at most {@link CATALOG_PER_KIND}): what search ranks fuzzily.
+   */
+  *list(kind: NameKind): IterableIterator<string> {
+    const seen = this.#names.get(kind) ?? new Map<string, string>();
+    yield* seen.values();
+    for (const [key, name] of this.#catalog.get(kind) ?? []) if (!seen.has(key)) yield name;
   }
 
   /** Up to `limit` names: those starting with `query` first, then those containing it. */
   suggest(kind: NameKind, query: string, limit = 25): Array<Suggestion> {
-    const names = this.#names.get(kind);
-    if (!names) return [];
     return rank(
-      [...names.values()].map((name) => ({ name, value: name })),
+      [...this.list(kind)].map((name) => ({ name, value: name })),
       query,
       limit,
     );

@@ -3,7 +3,7 @@ import { ApiError, ForbiddenError, LocalRefusalError, RateLimitedError } from '.
 import { UserError } from '../core/user-error.ts';
 import type { Translator } from '../i18n/index.ts';
 import { Colors, type ReplyPayload } from './payload.ts';
-import { didYouMeanRow, NameNotFoundError } from './suggest.ts';
+import { didYouMeanRow, inlineCode, MAX_DID_YOU_MEAN, NameNotFoundError } from './suggest.ts';
 import { truncate } from './text.ts';
 
 /** The ephemeral reply for a failure; `incidentId` is shown (and logged) only for unexpected errors. */
@@ -19,10 +19,7 @@ export function renderError(error: unknown, t: Translator, incidentId: string): 
 /** "No player named `x`", and the "did you mean" buttons when there are close names. */
 function renderNameNotFound(error: NameNotFoundError, t: Translator): ReplyPayload {
   const row = didYouMeanRow(error.choices);
-  const lines = [
-    t.t(error.key, error.vars),
-    row ? t.t('common:didYouMean.prompt') : t.t('common:didYouMean.none'),
-  ];
+  const lines = [t.t(error.key, error.vars), didYouMeanLine(error, row !== undefined, t)];
   return {
     ephemeral: true,
     embeds: [
@@ -34,6 +31,15 @@ function renderNameNotFound(error: NameNotFoundError, t: Translator): ReplyPaylo
     ],
     ...(row ? { components: [row] } : {}),
   };
+}
+
+/** The prompt over the buttons; without buttons, the close names as text (or the advice to check the spelling). */
+function didYouMeanLine(error: NameNotFoundError, buttons: boolean, t: Translator): string {
+  if (buttons) return t.t('common:didYouMean.prompt');
+  const names = error.choices.slice(0, MAX_DID_YOU_MEAN).map((choice) => inlineCode(choice.name));
+  return names.length === 0
+    ? t.t('common:didYouMean.none')
+    : t.t('common:didYouMean.names', { names: names.join(', ') });
 }
 
 function describe(error: unknown, t: Translator, incidentId: string): { title: string; description: string } {

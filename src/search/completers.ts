@@ -1,9 +1,10 @@
 import type { AutocompleteChoice, CompletionContext } from '../discord/command.ts';
 import type { Completers } from '../discord/completion.ts';
 import type { Translator } from '../i18n/index.ts';
-import type { NameIndex } from '../names/index.ts';
+import type { NameIndex, NameKind } from '../names/index.ts';
 import { unknownName } from '../render/names.ts';
 import { truncate } from '../render/text.ts';
+import { rankNames } from './fuzzy.ts';
 import { nameSearchOf, type SearchAsker, type SearchKind } from './index.ts';
 
 const CHOICES = 25;
@@ -17,10 +18,25 @@ const CHOICES = 25;
 export const NAME_COMPLETERS: Completers = {
   player: (ctx) => searched('player', ctx),
   clan: (ctx) => searched('clan', ctx),
-  map: (ctx) => Promise.resolve(ctx.services.names.suggest('map', ctx.typed)),
-  mod: (ctx) => Promise.resolve(ctx.services.names.suggest('mod', ctx.typed)),
+  map: (ctx) => Promise.resolve(listedChoices(ctx.services.names, 'map', ctx.typed)),
+  mod: (ctx) => Promise.resolve(listedChoices(ctx.services.names, 'mod', ctx.typed)),
   skin: (ctx) => Promise.resolve(skinChoices(ctx.t, ctx.services.names, ctx.typed)),
 };
+
+/**
+ * Maps and mods: the names seen and the game's published lists (`catalog.ts`), ranked forgiving typos
+ * ("Parkour Paradis" finds "Parkour Paradise"); no request.
+ */
+export function listedChoices(
+  names: Pick<NameIndex, 'list'>,
+  kind: NameKind,
+  typed: string | number,
+): AutocompleteChoice[] {
+  return rankNames(String(typed).slice(0, 100), names.list(kind), CHOICES).map((ranked) => ({
+    name: truncate(ranked.name, 100),
+    value: ranked.name,
+  }));
+}
 
 /** Whose share of the search budget a keystroke spends: its user's, and its server's when in one. */
 function askerOf(ctx: CompletionContext): SearchAsker {

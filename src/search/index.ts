@@ -1,11 +1,13 @@
 import type { TierClient } from '../api/client.ts';
 import type { Clock } from '../core/clock.ts';
-import type { Suggestion } from '../names/index.ts';
+import type { NameKind, Suggestion } from '../names/index.ts';
 import { fold, rankNames } from './fuzzy.ts';
 import { SearchShares, type SearchAsker, type SearchWindow } from '../traffic/shares.ts';
 import { tierLookup, type SearchKind, type SearchLookup } from './lookup.ts';
 
 export { tierLookup, type SearchKind, type SearchLookup } from './lookup.ts';
+import type { Cached, NameSearchOptions, NameSource, SearchStats } from './options.ts';
+export type { NameSearchOptions, NameSource, SearchStats } from './options.ts';
 
 export type { SearchAsker, SearchWindow } from '../traffic/shares.ts';
 
@@ -29,59 +31,6 @@ export type { SearchAsker, SearchWindow } from '../traffic/shares.ts';
  *   server `perServer.limit`, so one user's burst (or one server's) leaves room for everyone else; a
  *   search refused for its owner's share is answered from the names seen, as over the budget.
  */
-
-export interface NameSource {
-  list(kind: SearchKind): Iterable<string>;
-}
-
-export interface NameSearchOptions {
-  readonly clock: Clock;
-  readonly names: NameSource;
-  readonly lookup: SearchLookup;
-  /** How long a query must stay unchanged before it goes upstream. Default 300 ms. */
-  readonly debounceMs?: number;
-  /** The longest an autocomplete answer waits for upstream. Default 800 ms. */
-  readonly answerWithinMs?: number;
-  /** How long an upstream answer is reused. Default 5 min. */
-  readonly cacheTtlMs?: number;
-  /** Queries kept in the cache. Default 500. */
-  readonly cacheSize?: number;
-  /** Upstream searches allowed per window. Default 30 a minute. */
-  readonly budget?: SearchWindow;
-  /** Upstream searches one user may start per window. Default 10 a minute (a third of the budget). */
-  readonly perUser?: SearchWindow;
-  /** Upstream searches one server's users may start per window. Default 20 a minute (two thirds). */
-  readonly perServer?: SearchWindow;
-  /** Upstream searches at once. Default 2. */
-  readonly maxInFlight?: number;
-  /** Hits in a full page of the search endpoint: an answer with fewer is complete. Default 25. */
-  readonly pageSize?: number;
-  /** Shortest query sent upstream. Default 2 characters. */
-  readonly minQuery?: number;
-  /** Told of each upstream failure (logged by the caller); failures are not cached. */
-  readonly onError?: (kind: SearchKind, error: unknown) => void;
-}
-
-interface Cached {
-  readonly names: readonly string[];
-  readonly complete: boolean;
-  readonly at: number;
-}
-
-export interface SearchStats {
-  /** Searches sent upstream. */
-  upstream: number;
-  /** Answers given from the cache of an earlier query (same or prefix) without asking upstream. */
-  cacheHits: number;
-  /** Queries not sent because the budget had no room. */
-  overBudget: number;
-  /** Of those, queries not sent because their user's or server's share had no room. */
-  overShare: number;
-  /** Queries whose wait a newer keystroke cancelled. */
-  superseded: number;
-  /** Autocomplete asks sent upstream whose answer came too late for them (answered from the names known). */
-  answeredFromKnown: number;
-}
 
 const MAX_QUERY = 100;
 const MAX_CHOICES = 25;
@@ -156,12 +105,40 @@ export class NameSearch {
   }
 
   /**
+   * The spelling of a player that equals `typed` but for case, when the API did not find `typed` as typed:
+   * a name seen (or published), else a hit of the search endpoint for it (within the budget and the
+   * asker's share, waiting at most `waitMs`; its answer is cached, so the "did you mean" that may follow
+   * asks nothing again). Undefined when there is none.
+   */
+  async otherCasing(
+    kind: NameKind,
+    typed: string,
+    waitMs = 1_500,
+    asker?: SearchAsker,
+  ): Promise<string | undefined> {
+    const query = queryOf(typed);
+    const folded = fold(query);
+    if (folded === '') return undefined;
+    const other = (names: Iterable<string>) => {
+      for (const name of names) if (name !== query && fold(name) === folded) return name;
+      return undefined;
+    };
+    const seen = other(this.#names.list(kind));
+    // Only players have a search endpoint (clans have the exact lookup, which just failed).
+    if (seen !== undefined || kind !== 'player' || folded.length < this.#minQuery) return seen;
+    const asked = this.#ask(kind, query, asker);
+    if (asked) await this.#within(waitMs, asked);
+    return other(this.#cached(kind, folded, false)?.names ?? []);
+  }
+
+  /**
    * Up to `limit` names close to `missing` (a name the API did not find), from the names seen and the
    * search endpoint (asked with the name and with its first three characters, within the budget and the
-   * asker's share when one is given, waiting at most `waitMs`); never `missing` itself.
+   * asker's share when one is given, waiting at most `waitMs`); never `missing` itself. Maps and mods have
+   * no search endpoint: theirs are the names seen and the game's published lists.
    */
   async didYouMean(
-    kind: SearchKind,
+    kind: NameKind,
     missing: string,
     limit = 3,
     waitMs = 1_500,
@@ -178,8 +155,8 @@ export class NameSearch {
           )
         : [];
     const asks = queries
-      .filter((q) => !this.#known(kind, fold(q)))
-      .map((q) => this.#ask(kind, q, asker))
+      .filter((q) => !this.#known('player', fold(q)))
+      .map((q) => this.#ask('player', q, asker))
       .filter((ask) => ask !== undefined);
     if (asks.length > 0) await this.#within(waitMs, Promise.all(asks));
     // Every fresh answer cached for this kind (bounded: cacheSize × pageSize): for clans, the names the
@@ -188,7 +165,8 @@ export class NameSearch {
       .filter(([key, entry]) => key.startsWith(`${kind}:`) && entry.at + this.#ttlMs > this.#clock.now())
       .flatMap(([, entry]) => entry.names);
     // Clan names are exact (the lookup just failed for this very spelling), so a name differing from it
-    // only in case is the likeliest slip and stays; a player name folding to the query is the one asked.
+    // only in case is the likeliest slip and stays; a player or mod name folding to the query was tried
+    // already (`otherCasing`), and map lookups ignore case.
     const asked =
       kind === 'clan' ? (name: string) => name === query : (name: string) => fold(name) === folded;
     return rankNames(query, [...this.#names.list(kind), ...extra], limit + 1)

@@ -18,14 +18,23 @@ export const TURF_CLAN_READS = { limit: 6, windowMs: 60_000 } as const;
 const TURF_CLAN_READS_PER_MINUTE = (TURF_CLAN_READS.limit * 60_000) / TURF_CLAN_READS.windowMs;
 
 /**
+ * The reads of the published names (the map and mod browsers, the clan boards: `src/search/catalog.ts`):
+ * a budget of their own, one read a minute and the room for its retry, which `followCapacity` subtracts.
+ */
+export const NAME_CATALOG_READS = { limit: 2, windowMs: 60_000 } as const;
+const NAME_CATALOG_READS_PER_MINUTE = (NAME_CATALOG_READS.limit * 60_000) / NAME_CATALOG_READS.windowMs;
+
+/**
  * Requests a minute the background can count on (the players feed and the price alerts together): the
- * key's window less the commands' reserve, less what the events feed and the turf poll take at most.
+ * key's window less the commands' reserve, less what the events feed, the turf poll, the turf clan reads
+ * and the published names' reads take at most.
  */
 export function followCapacity(config: Pick<Config, 'game' | 'events'>): number {
   const feeds =
     (config.game.apiKey === undefined ? 0 : EVENTS_PER_MINUTE) +
     60 / config.events.pollSeconds +
-    TURF_CLAN_READS_PER_MINUTE;
+    TURF_CLAN_READS_PER_MINUTE +
+    NAME_CATALOG_READS_PER_MINUTE;
   return backgroundCapacity({ ...KEY_WINDOW, feedsPerMinute: feeds });
 }
 

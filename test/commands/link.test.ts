@@ -18,10 +18,17 @@ describe('/link', () => {
   it('refuses a player that does not exist, and a verify with nothing started', async () => {
     const user = { userId: '320000000000000001' };
     const missing = await h.command('link', 'name', { player: 'NoSuchPlayer_123' }, user).final();
-    expect(description(missing)).toBe('There is no player named NoSuchPlayer\\_123.');
+    expect(description(missing)).toContain('No player named `NoSuchPlayer_123`.');
     const verify = await h.command('link', 'verify', {}, user).final();
     expect(description(verify)).toContain('no linking under way');
     expect(verify.flags & 64).toBe(64);
+  });
+
+  it('starts linking the player whose name differs from the one typed only in case', async () => {
+    const user = { userId: '320000000000000009' };
+    const player = h.sandbox.world.samples.verifiedPlayer;
+    const started = await h.command('link', 'name', { player: player.toLowerCase() }, user).final();
+    expect(started.embeds[0]?.title).toBe(`Linking to ${player}`);
   });
 
   it('links once the code is posted, and the link becomes the default name', async () => {

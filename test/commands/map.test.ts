@@ -33,7 +33,7 @@ describe('/map', () => {
     const hidden = stack.sandbox.world.samples.hiddenMap;
     const reply = await stack.invoke('map', 'info', { name: hidden }).final();
     expect(reply.flags & EPHEMERAL).toBe(EPHEMERAL);
-    expect(reply.embeds[0]?.description).toContain('There is no map named');
+    expect(reply.embeds[0]?.description).toContain('No map named');
     expect(reply.embeds[0]?.description).toContain(hidden);
   });
 });

@@ -29,6 +29,6 @@ describe('/mods', () => {
     const deleted = stack.sandbox.world.samples.deletedMod;
     const reply = await stack.invoke('mods', 'info', { name: deleted }).final();
     expect(reply.flags & EPHEMERAL).toBe(EPHEMERAL);
-    expect(reply.embeds[0]?.description).toContain('was found');
+    expect(reply.embeds[0]?.description).toContain('No mod named');
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NameIndex } from '../../src/names/index.ts';
+import { CATALOG_PER_KIND, NameIndex } from '../../src/names/index.ts';
 import { createStore, type Namespace, type Store } from '../../src/store/index.ts';
 
 let store: Store;
@@ -68,6 +68,21 @@ describe('the name index', () => {
     await second.load();
     expect([...second.list('player')]).toEqual(['Alice']);
     expect([...second.list('map')]).toEqual([]);
+  });
+
+  it('keeps the published lists apart from the names seen: replaced whole, bounded, never pushing a name out', () => {
+    const names = new NameIndex();
+    names.remember('clan', 'Seen');
+    names.replaceCatalog('clan', ['Vortex', 'vortex', 'Seen', 'Empire']);
+    expect([...names.list('clan')]).toEqual(['Seen', 'Vortex', 'Empire']);
+    expect(names.suggest('clan', 'vor').map((s) => s.value)).toEqual(['Vortex']);
+    names.replaceCatalog('clan', ['Dynasty']);
+    expect([...names.list('clan')]).toEqual(['Seen', 'Dynasty']);
+    names.replaceCatalog(
+      'map',
+      Array.from({ length: CATALOG_PER_KIND + 10 }, (_, i) => `Map ${i}`),
+    );
+    expect(names.catalogSize('map')).toBe(CATALOG_PER_KIND);
   });
 
   it('finds skins by the digits of their index, or by name', () => {

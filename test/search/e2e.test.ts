@@ -166,6 +166,58 @@ describe('did you mean', () => {
     expect(shown.embeds[0]?.description ?? '').not.toContain('No clan named');
   });
 
+  it('finds a player whose name differs only in case, through the search, on a bot that never saw it', async () => {
+    const proc = await fixture.start({ commands: true });
+    const { world } = fixture;
+    const name = world.sandbox.world.samples.player;
+    const reply = await run('player', 'profile', name.toLowerCase());
+    expect(reply.embeds[0]?.title ?? '').toContain(name);
+    expect(reply.embeds[0]?.description ?? '').not.toContain('No player named');
+    // The name as typed first, then the same name as the search spells it.
+    const asked = world.sandbox.requests.entries().map((entry) => decodeURIComponent(entry.path));
+    expect(asked.filter((path) => path.endsWith(`/player/${name.toLowerCase()}`))).toHaveLength(1);
+    expect(asked.filter((path) => path.endsWith(`/player/${name}`))).toHaveLength(1);
+    // The right spelling is what the bot remembers.
+    expect([...proc.services.names.list('player')]).toContain(name);
+    expect([...proc.services.names.list('player')]).not.toContain(name.toLowerCase());
+  });
+
+  it('finds it from the names seen without a search, and pages on under the right spelling', async () => {
+    const proc = await fixture.start({ commands: true });
+    const { world } = fixture;
+    const name = world.sandbox.world.samples.player;
+    proc.services.names.remember('player', name);
+    const reply = await run('player', 'matches', name.toUpperCase());
+    expect(reply.embeds[0]?.title ?? '').not.toMatch(/Not found/);
+    expect(JSON.stringify(reply.embeds)).toContain(name);
+    expect(world.sandbox.requests.count('/players/search')).toBe(0);
+    const pages = buttons(reply).filter((b) => b.custom_id.startsWith('player:matches:'));
+    for (const page of pages) expect(page.custom_id).toContain(`:${encodeURIComponent(name)}:`);
+  });
+
+  it('offers [KillfeedTester] for KillfeedTeste; the click opens a public reply the clicker can share', async () => {
+    await fixture.start({ commands: true });
+    const { world } = fixture;
+    const name = world.sandbox.world.samples.player;
+    const typo = name.slice(0, -1);
+    const reply = await run('player', 'profile', typo);
+    expect(reply.flags & 64).toBe(64);
+    const button = buttons(reply).find((b) => b.label === name);
+    expect(
+      button,
+      buttons(reply)
+        .map((b) => b.label)
+        .join(', '),
+    ).toBeDefined();
+    const shown = await world.discord.clickButton(reply, button!.custom_id).final();
+    expect(shown.id).not.toBe(reply.id);
+    expect(shown.flags & 64).toBe(0);
+    expect(shown.embeds[0]?.title ?? '').toContain(name);
+    // The private "not found" stays as it was.
+    const original = world.discord.messages(reply.channelId).find((message) => message.id === reply.id);
+    expect(original?.embeds[0]?.description ?? '').toContain('No player named');
+  });
+
   it('says plainly when nothing is close, without buttons', async () => {
     await fixture.start({ commands: true });
     const reply = await run('player', 'profile', 'Qxzqxzqxzqxz');

@@ -162,7 +162,7 @@ describe('/track', () => {
       { player: 'NoSuchPlayerAnywhere', channel: world.channelId },
       { memberPermissions: MANAGER },
     ).final();
-    expect(reply.embeds[0]?.description ?? reply.content).toMatch(/Nothing was found/);
+    expect(reply.embeds[0]?.description ?? reply.content).toContain('No player named `NoSuchPlayerAnywhere`');
     expect((await world.repos.subscriptions.all()).filter((s) => s.kind === 'track')).toEqual([]);
   });
 });
