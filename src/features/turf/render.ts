@@ -93,11 +93,13 @@ function sumKr(rows: ReadonlyArray<{ kr?: number | undefined }>): number {
   return rows.reduce((sum, row) => sum + (row.kr ?? 0), 0);
 }
 
+/** The latest days that paid something, newest first: a day of 0 KR says nothing and is left out. */
 function earningLines(
   t: Translator,
   rows: ReadonlyArray<{ day: number; kr?: number | undefined }>,
 ): string[] {
-  return [...rows]
+  return rows
+    .filter((row) => row.kr !== undefined && row.kr > 0)
     .sort((a, b) => b.day - a.day)
     .slice(0, RECENT_DAYS)
     .map((row) => t.t('turf:earningLine', { day: dayLabel(t, row.day), kr: num(t, row.kr ?? 0) }));
@@ -227,7 +229,9 @@ export function renderTurfPlayer(
       days: num(t, m.days),
     }),
   );
-  const dayLines = summary.days.slice(0, RECENT_DAYS).map((d) =>
+  // A day with no points and no kills (a row the game keeps for the player) says nothing: left out.
+  const scored = summary.days.filter((d) => d.points > 0 || d.kills > 0);
+  const dayLines = scored.slice(0, RECENT_DAYS).map((d) =>
     t.t('turf:player.dayLine', {
       day: dayLabel(t, d.day),
       points: num(t, d.points),
@@ -241,7 +245,7 @@ export function renderTurfPlayer(
   const fields = [
     field(t.t('turf:player.points'), num(t, totalPoints)),
     field(t.t('turf:player.kills'), num(t, totalKills)),
-    field(t.t('turf:player.daysPlayed'), num(t, summary.days.length)),
+    field(t.t('turf:player.daysPlayed'), num(t, scored.length)),
     field(
       t.t('turf:player.perMap'),
       mapLines.length > 0 ? mapLines.join('\n') : t.t('turf:player.noContributions'),
