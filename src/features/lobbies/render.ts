@@ -148,7 +148,7 @@ export function renderLobbies(t: Translator, { data, region, page, now, pager }:
   );
   const footer = [
     t.t('lobbies:footer'),
-    ...(ending > 0 ? [t.t('lobbies:ending', { count: t.n(ending) })] : []),
+    ...(ending > 0 ? [t.t('lobbies:ending', { n: t.n(ending) })] : []),
   ].join(' · ');
   const embed = fit({
     color: Colors.info,

@@ -278,7 +278,7 @@ export function renderMatchHistory(
       text:
         history.total === undefined
           ? t.t('me:page', { page })
-          : t.t('me:matches.footer', { page, total: num(t, history.total) }),
+          : t.t('me:matches.footer', { page, count: history.total, total: num(t, history.total) }),
     },
   });
 }

@@ -65,6 +65,7 @@ export function renderTurfStatus(t: Translator, { status, now }: TurfStatusView)
       : t.t('turf:status.noOwner');
     const top = (map.top_clans ?? []).slice(0, 5).map((clan, index) =>
       t.t('turf:status.topLine', {
+        count: clan.points ?? 0,
         position: t.n(clan.position ?? index + 1),
         clan: text(clan.clan_name, NAME_MAX),
         points: num(t, clan.points),
@@ -83,7 +84,9 @@ export function renderTurfStatus(t: Translator, { status, now }: TurfStatusView)
           .filter(Boolean)
           .join('\n'),
         fields,
-        footer: { text: t.t('turf:status.footer', { held: t.n(held), maps: t.n(maps.length) }) },
+        footer: {
+          text: t.t('turf:status.footer', { count: maps.length, held: t.n(held), maps: t.n(maps.length) }),
+        },
       }),
     ],
   };
@@ -121,6 +124,7 @@ export function renderTurfClan(t: Translator, { clan, earnings, players, now }: 
     .slice(0, TOP_CONTRIBUTORS)
     .map((p, index) =>
       t.t('turf:clan.contributorLine', {
+        count: p.points ?? 0,
         position: t.n(index + 1),
         name: text(p.player_name ?? `#${p.player_id}`, NAME_MAX),
         points: num(t, p.points),
@@ -223,6 +227,7 @@ export function renderTurfPlayer(
   const totalKills = summary.maps.reduce((sum, m) => sum + m.kills, 0);
   const mapLines = summary.maps.slice(0, MAX_PAGE_ROWS).map((m) =>
     t.t('turf:player.mapLine', {
+      count: m.points,
       map: mapLabel(t, m.mapId),
       points: num(t, m.points),
       kills: num(t, m.kills),
@@ -233,6 +238,7 @@ export function renderTurfPlayer(
   const scored = summary.days.filter((d) => d.points > 0 || d.kills > 0);
   const dayLines = scored.slice(0, RECENT_DAYS).map((d) =>
     t.t('turf:player.dayLine', {
+      count: d.points,
       day: dayLabel(t, d.day),
       points: num(t, d.points),
       kills: num(t, d.kills),

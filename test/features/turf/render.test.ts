@@ -336,7 +336,7 @@ describe('turf player', () => {
       now: NOW,
     });
     const embed = embedOf(payload);
-    expect(requireField(embed, 'Recent days')).toBe(`Day 61 (${dayDate(en, 61)}) · 45 pts · 6 kills`);
+    expect(requireField(embed, 'Recent days')).toBe(`Day 61 (${dayDate(en, 61)}) · 45 pts · 6 K`);
     expect(requireField(embed, 'Days played')).toBe('1');
     expect(requireField(embed, 'Earnings (recent days)')).toBe(`Day 60 (${dayDate(en, 60)}) · **30** KR`);
   });
