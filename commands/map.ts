@@ -19,6 +19,7 @@ import {
   type BoardType,
 } from '../src/features/maps/render.ts';
 import type { MapInfo } from '../src/api/schemas/index.ts';
+import { boardSize } from '../src/features/maps/board-size.ts';
 
 const name = nameOption('map', true);
 const player = playerOption;
@@ -153,8 +154,14 @@ async function showLeaderboard(ctx: Context, mapName: string, query: BoardQuery)
   );
   ctx.services.names.remember('map', data.map_name);
   ctx.services.names.remember('player', ...data.entries.map((entry) => entry.player_name));
+  // An empty first page of a board type asked for: the map's record tells whether it has that board.
+  const ownType =
+    data.entries.length === 0 && query.page === 1 && query.type !== undefined
+      ? ((await ctx.load('map', { mapName })).leaderboard_type ?? '')
+      : undefined;
   await ctx.send(
     renderMapLeaderboard(ctx.t, {
+      ownType,
       name: mapName,
       data,
       page: query.page,
@@ -192,7 +199,19 @@ async function showRank(
   }
   ctx.services.names.remember('map', entry.map_name);
   ctx.services.names.remember('player', entry.player_name);
-  await ctx.send(renderMapRank(ctx.t, entry, mapName, pastTimes(ctx.now, ctx.services.log)));
+  // "of N": the board's size, from its pages (the board the entry is on, whatever was asked).
+  const onBoard = {
+    type: isBoardType(entry.leaderboard_type) ? entry.leaderboard_type : query.type,
+    order: isBoardOrder(entry.leaderboard_order) ? entry.leaderboard_order : query.order,
+  };
+  const size =
+    entry.position === undefined
+      ? undefined
+      : await boardSize(
+          (p) => ctx.load('mapLeaderboard', { mapName, page: p, ...board(onBoard) }),
+          entry.position,
+        );
+  await ctx.send(renderMapRank(ctx.t, entry, mapName, pastTimes(ctx.now, ctx.services.log), size));
 }
 
 async function showFeatured(ctx: Context): Promise<void> {

@@ -18,6 +18,8 @@ import { parsePage, wholeNumber } from '../src/discord/options.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { registerSecret } from '../src/log/index.ts';
 import { officialMapNames } from '../src/features/maps/official.ts';
+import type { MarketHistory } from '../src/api/schemas/index.ts';
+import { localPage, type LocalPage } from '../src/render/pages.ts';
 import type { ReplyPayload } from '../src/render/payload.ts';
 import { pastTimes, type Row } from '../src/render/common.ts';
 import {
@@ -55,8 +57,8 @@ const MODAL_LIFETIME_MS = 15 * 60_000;
  */
 const MODALS = {
   wallet: [],
-  'market-history': [],
-  listings: [],
+  'market-history': ['page'],
+  listings: ['page'],
   trades: ['page'],
   ranked: ['season', 'region'],
   matches: ['page'],
@@ -83,6 +85,9 @@ function readOf(args: ReadArgs): Read {
     case 'trades':
     case 'matches':
       return { action: args.subcommand, args: { page: String(args.page ?? 1) } };
+    case 'market-history':
+    case 'listings':
+      return { action: args.subcommand, args: { page: '1' } };
     case 'ranked':
       return {
         action: 'ranked',
@@ -97,6 +102,8 @@ function encodeRead(read: Read, expiresAt: number): string | undefined {
   switch (read.action) {
     case 'trades':
     case 'matches':
+    case 'market-history':
+    case 'listings':
       return ids.encode[read.action]({ page: read.args.page }, expiresAt);
     case 'ranked':
       return ids.encode.ranked(read.args, expiresAt);
@@ -112,7 +119,7 @@ function pageNumber(read: Read): number {
 /** The page buttons of a paged read: the same read, another page. */
 function paging(
   ctx: { readonly now: number },
-  action: 'trades' | 'matches',
+  action: 'trades' | 'matches' | 'market-history' | 'listings',
   pageNo: number,
   hasNext: boolean,
   totalPages?: number,
@@ -127,10 +134,43 @@ function paging(
 
 type ReadContext = ModalContext | CommandContext | ComponentContext;
 
+/** The page buttons of a list read whole and paged here: none when it fits on one page. */
+function localPaging(
+  ctx: { readonly now: number },
+  action: 'market-history' | 'listings',
+  slice: LocalPage<unknown>,
+): MePaging | undefined {
+  if (slice.pages <= 1) return undefined;
+  return paging(ctx, action, slice.page, slice.page < slice.pages, slice.pages);
+}
+
+/** Reads of the market history (100 entries each, by cursor) one reply makes at most. */
+export const MARKET_HISTORY_READS = 4;
+
+/**
+ * The token owner's market history, followed by its cursor: the whole of it (`complete`), or its latest
+ * {@link MARKET_HISTORY_READS} × 100 entries. Read whole so that the pages and the totals agree.
+ */
+async function wholeMarketHistory(ctx: ReadContext, token: string) {
+  const entries: MarketHistory['entries'] = [];
+  let cursor: string | undefined;
+  const seen = new Set<string>();
+  for (let reads = 0; reads < MARKET_HISTORY_READS; reads += 1) {
+    const page = await ctx.load('marketHistory', { limit: 100, ...(cursor ? { cursor } : {}) }, { token });
+    entries.push(...page.entries.slice(0, 100));
+    const next = page.cursor ?? undefined;
+    // No cursor, an empty page or a cursor seen before: the history is read to its end.
+    if (!next || page.entries.length === 0 || seen.has(next)) return { entries, complete: true };
+    seen.add(next);
+    cursor = next;
+  }
+  return { entries, complete: false };
+}
+
 /** A reply of a read, and its page buttons when it is paged. */
 interface ReadReply {
   readonly payload: ReplyPayload;
-  readonly paging?: MePaging;
+  readonly paging?: MePaging | undefined;
 }
 
 async function read(ctx: ReadContext, modal: Read, token: string): Promise<ReadReply> {
@@ -141,17 +181,20 @@ async function read(ctx: ReadContext, modal: Read, token: string): Promise<ReadR
   switch (modal.action) {
     case 'wallet':
       return { payload: renderWallet(t, await ctx.load('wallet', {}, { token })) };
-    case 'market-history':
+    case 'market-history': {
+      const { entries, complete } = await wholeMarketHistory(ctx, token);
       return {
-        payload: renderMarketHistory(
-          t,
-          await ctx.load('marketHistory', { limit: 25 }, { token }),
-          skinName,
-          past,
-        ),
+        payload: renderMarketHistory(t, { entries, complete, page: pageNo }, skinName, past),
+        paging: localPaging(ctx, 'market-history', localPage(entries, pageNo)),
       };
-    case 'listings':
-      return { payload: renderOwnListings(t, await ctx.load('ownListings', {}, { token }), skinName, past) };
+    }
+    case 'listings': {
+      const listings = await ctx.load('ownListings', {}, { token });
+      return {
+        payload: renderOwnListings(t, listings, skinName, past, pageNo),
+        paging: localPaging(ctx, 'listings', localPage(listings.listings, pageNo)),
+      };
+    }
     case 'trades': {
       // One more than a page: whether there is a next page, without a total.
       const trades = await ctx.load(

@@ -85,7 +85,10 @@ export const command: Command = {
       limit: MAX_SUBSCRIPTIONS_PER_GUILD,
     });
     if (saved.status === 'limit')
-      throw new UserError('subscribe:errors.limit', { max: MAX_SUBSCRIPTIONS_PER_GUILD });
+      throw new UserError('subscribe:errors.limit', {
+        count: MAX_SUBSCRIPTIONS_PER_GUILD,
+        max: MAX_SUBSCRIPTIONS_PER_GUILD,
+      });
     if (saved.status === 'exists')
       throw new UserError('subscribe:errors.exists', { channel: `<#${target.id}>` });
     const { subscription } = saved;

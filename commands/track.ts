@@ -138,7 +138,7 @@ async function addTracked(ctx: CommandContext, args: SubArgs<typeof data, 'add'>
     limit,
     TRACK_FIRST_SLOT,
   );
-  if (added.status === 'limit') throw new UserError('track:errors.limit', { max: limit });
+  if (added.status === 'limit') throw new UserError('track:errors.limit', { count: limit, max: limit });
   if (added.status === 'exists')
     throw new UserError('track:errors.exists', {
       name: text(profile.player_name, 100),

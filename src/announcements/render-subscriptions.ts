@@ -57,7 +57,11 @@ export function renderSubscriptionList(t: Translator, views: readonly Subscripti
     color: disabled > 0 ? Colors.warning : Colors.success,
     title: t.t('subscriptions:list.title'),
     description: [
-      t.t('subscriptions:list.count', { n: t.n(views.length), max: t.n(DiscordLimits.embedFields) }),
+      t.t('subscriptions:list.count', {
+        count: DiscordLimits.embedFields,
+        n: t.n(views.length),
+        max: t.n(DiscordLimits.embedFields),
+      }),
       ...(disabled > 0 ? [t.t('subscriptions:list.disabledHint')] : []),
     ].join('\n'),
     fields: views.slice(0, DiscordLimits.embedFields).map((view) => subscriptionField(t, view)),

@@ -38,7 +38,9 @@ describe('/clan', () => {
     const members = await stack.invoke('clan', 'members', { name: clan.name }).final();
     expect(members.embeds[0]?.title).toBe(`Members of ${clan.name}`);
     const listed = members.embeds[0]?.description ?? '';
-    expect(listed).toContain('**#1**');
+    expect(listed.split('\n')[0]).toMatch(/^• /);
+    expect(listed).not.toContain('**#1**');
+    expect(members.embeds[0]?.footer?.text).toContain('by role, then score');
     expect(clan.members.some((m) => listed.includes(m.playerName))).toBe(true);
   });
 

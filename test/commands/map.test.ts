@@ -29,6 +29,41 @@ describe('/map', () => {
     );
   });
 
+  it('says a score map has no time board, instead of "nobody is on it yet"', async () => {
+    const name = stack.sandbox.world.samples.scoreBoardMap;
+    const reply = await stack.invoke('map', 'leaderboard', { name, type: 'time' }).final();
+    expect(reply.embeds[0]?.description).toBe(
+      `**${escapeMarkdown(name)}** is a score map: it has no time leaderboard. Leave out \`type\` to see its score board.`,
+    );
+  });
+
+  it('gives a position out of the board’s size, and the info a play link', async () => {
+    const world = stack.sandbox.world;
+    const map = world.maps.find((m) => m.name === world.samples.timeBoardMap)!;
+    const size = map.boards.time?.length ?? 0;
+    expect(size).toBeGreaterThan(25);
+    const board = await stack.invoke('map', 'leaderboard', { name: map.name }).final();
+    const second = /^\*\*🥈\*\* (.+?) · /.exec((board.embeds[0]?.description ?? '').split('\n')[1] ?? '');
+    const player = map.boards.time?.find((entry) => escapeMarkdown(entry.playerName) === second?.[1]);
+    expect(player).toBeDefined();
+    const rank = await stack.invoke('map', 'rank', { name: map.name, player: player!.playerName }).final();
+    const position = rank.embeds[0]?.fields?.find((f) => f.name === 'Position')?.value;
+    expect(position).toBe(`🥈 of ${size}`);
+
+    const info = await stack.invoke('map', 'info', { name: map.name }).final();
+    const play = info.embeds[0]?.fields?.find((f) => f.name === 'Play it')?.value;
+    expect(play).toBe(
+      `https://krunker.io/?play=${encodeURIComponent(map.name).replace(/[^A-Za-z0-9%-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`,
+    );
+  });
+
+  it('lists the featured maps with their creators and play links', async () => {
+    const reply = await stack.invoke('map', 'featured', {}).final();
+    const lines = (reply.embeds[0]?.description ?? '').split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/ · ▶ https:\/\/krunker\.io\/\?play=[A-Za-z0-9%-]+$/);
+  });
+
   it('says, privately, that a hidden map cannot be found', async () => {
     const hidden = stack.sandbox.world.samples.hiddenMap;
     const reply = await stack.invoke('map', 'info', { name: hidden }).final();

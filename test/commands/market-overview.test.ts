@@ -25,13 +25,21 @@ describe('/market overview', () => {
     // The first page of /market/stats, as the sandbox serves it (50 rows).
     const market = world.sandbox.world.market;
     const page = Math.min(50, market.length);
-    expect(fields['Skins']).toBe(String(page));
+    expect(embed?.description).toMatch(
+      new RegExp(
+        `^The ${page} most listed skins · on sale: \\*\\*[\\d,]+\\*\\* · in circulation: \\*\\*[\\d,]+\\*\\*$`,
+      ),
+    );
+    expect(fields['Skins']).toBeUndefined();
     const mostListed = [...market].sort(
       (a, b) => b.listings.length - a.listings.length || a.skinIndex - b.skinIndex,
     )[0];
-    expect(fields['Most listed']?.split('\n')[0]).toContain(`(#${mostListed?.skinIndex})`);
+    // No raw ids, no ISO dates, whole KR everywhere, and no words about the query.
+    expect(fields['Most listed']).not.toMatch(/\(#\d+\)/);
+    expect(fields['Sales of the last 7 days']).not.toMatch(/\d{4}-\d{2}-\d{2}|\d\.\d+ KR/);
+    expect(embed?.footer?.text).toBe('Prices are the lowest and highest asks now · sales days are UTC days');
     expect(fields['Most listed']?.split('\n')[0]).toContain(`${mostListed?.listings.length} on sale`);
-    expect(fields['Recent sales (last 7 days)']).toBeDefined();
+    expect(fields['Sales of the last 7 days']).toBeDefined();
     expect(reply.attachments[0]?.filename).toBe('market-overview.png');
     expect(reply.attachments[0]?.bytes.subarray(0, 4)).toEqual(PNG);
   });

@@ -21,6 +21,11 @@ function leaves(value: unknown, prefix = ''): Map<string, string> {
   return out;
 }
 
+/** i18next's plural suffixes: a language has the forms it needs (test/i18n/plurals.test.ts checks them). */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+const keysOf = (texts: Map<string, string>) =>
+  [...new Set([...texts.keys()].map((k) => k.replace(PLURAL, '')))].sort();
+
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 describe('locale files', () => {
@@ -36,14 +41,28 @@ describe('locale files', () => {
       for (const [namespace, content] of Object.entries(english)) {
         const ours = leaves(content);
         const translated = leaves(theirs[namespace]);
-        expect([...translated.keys()].sort(), `${locale}/${namespace}.json keys`).toEqual(
-          [...ours.keys()].sort(),
-        );
-        for (const [key, text] of ours) {
-          expect(placeholders(translated.get(key) ?? ''), `${locale}/${namespace}:${key}`).toEqual(
-            placeholders(text),
+        expect(keysOf(translated), `${locale}/${namespace}.json keys`).toEqual(keysOf(ours));
+        for (const [key, text] of translated) {
+          expect(text.trim(), `${locale}/${namespace}:${key} is empty`).not.toBe('');
+          if (!PLURAL.test(key)) {
+            expect(placeholders(text), `${locale}/${namespace}:${key}`).toEqual(
+              placeholders(ours.get(key) ?? ''),
+            );
+            continue;
+          }
+          // A plural form has en-US's placeholders (of all its forms), the number itself where it says it
+          // ("one member", Russian "21 участник").
+          const base = key.replace(PLURAL, '');
+          const english = new Set(
+            [...ours].filter(([k]) => k.replace(PLURAL, '') === base).flatMap(([, v]) => placeholders(v)),
           );
-          expect((translated.get(key) ?? '').trim(), `${locale}/${namespace}:${key} is empty`).not.toBe('');
+          const own = new Set(placeholders(text));
+          expect(
+            [...own].filter((p) => !english.has(p)),
+            `${locale}/${namespace}:${key} extra`,
+          ).toEqual([]);
+          const needed = [...english].filter((p) => p !== 'count' && p !== 'n' && !own.has(p));
+          expect(needed, `${locale}/${namespace}:${key} missing`).toEqual([]);
         }
       }
     });

@@ -2,6 +2,7 @@ import type { APIEmbed } from 'discord.js';
 import type { Translator } from '../../i18n/index.ts';
 import { field, fit, num, pageRow, text, timestamp, type Pager } from '../../render/common.ts';
 import { Colors, type ReplyPayload } from '../../render/payload.ts';
+import { crossed } from './crossing.ts';
 
 /**
  * `/alert` replies and the alert's own message. Skin names come from the game: escaped here. Nothing in
@@ -51,6 +52,9 @@ export function renderAlertAdded(
   /** The count it took a place in: the user's DM alerts, or the server's channel alerts. */
   limits: { readonly used: number; readonly max: number; readonly of: 'user' | 'server' },
 ): ReplyPayload {
+  // The price may already be on the alert's side: say so, and that it fires at the next checks.
+  const already =
+    current !== undefined && Number.isFinite(current) && crossed(view.direction, view.threshold, current);
   const embed: APIEmbed = {
     color: Colors.success,
     title: t.t('alert:added.title'),
@@ -64,8 +68,20 @@ export function renderAlertAdded(
       field(t.t('alert:added.current'), current === undefined ? t.t('alert:noPrice') : kr(t, current)),
       field(
         t.t(limits.of === 'user' ? 'alert:added.yours' : 'alert:added.server'),
-        t.t('alert:count', { count: t.n(limits.used), max: t.n(limits.max) }),
+        t.t('alert:count', { used: t.n(limits.used), max: t.n(limits.max) }),
       ),
+      ...(already
+        ? [
+            field(
+              t.t('alert:added.alreadyTitle'),
+              t.t(`alert:added.already.${view.direction}`, {
+                price: kr(t, current),
+                threshold: kr(t, view.threshold),
+              }),
+              false,
+            ),
+          ]
+        : []),
     ],
   };
   return { embeds: [fit(embed)], ephemeral: true };
@@ -103,10 +119,10 @@ export function renderAlertList(
   const lines = views.slice(0, MAX_LIST_LINES).map((view) => line(t, view));
   const embed: APIEmbed = {
     color: Colors.info,
-    title: t.t('alert:list.title', { count: t.n(limits.used), max: t.n(limits.user) }),
+    title: t.t('alert:list.title', { used: t.n(limits.used), max: t.n(limits.user) }),
     description: lines.length === 0 ? t.t('alert:list.none') : lines.join('\n'),
     footer: {
-      text: t.t('alert:list.footer', { count: t.n(limits.guildUsed), max: t.n(limits.guild) }),
+      text: t.t('alert:list.footer', { used: t.n(limits.guildUsed), max: t.n(limits.guild) }),
     },
   };
   return { embeds: [fit(embed)], ephemeral: true };
@@ -138,11 +154,11 @@ export function renderServerAlerts(t: Translator, view: ServerAlertsView): Reply
     );
   const embed: APIEmbed = {
     color: Colors.info,
-    title: t.t('alert:list.serverTitle', { count: t.n(view.total) }),
+    title: t.t('alert:list.serverTitle', { used: t.n(view.total) }),
     description: lines.length === 0 ? t.t('alert:list.serverNone') : lines.join('\n'),
     footer: {
       text: t.t('alert:list.serverFooter', {
-        count: t.n(view.guildUsed),
+        used: t.n(view.guildUsed),
         max: t.n(view.guild),
         user: t.n(view.user),
       }),

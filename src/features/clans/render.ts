@@ -94,15 +94,16 @@ export interface ClanMembersView {
   readonly pager: Pager;
 }
 
-/** One page of members, in the API's order (role, then score), with role names and verified marks. */
+/**
+ * One page of members, in the API's order (role, then score), with role names and verified marks. The
+ * lines are bullets, not places: the order is by role, and the footer says so.
+ */
 export function renderClanMembers(t: Translator, view: ClanMembersView): ReplyPayload {
   const { name, data, page } = view;
   const perPage = data.per_page ?? CLAN_MEMBERS_PER_PAGE;
-  const first = (page - 1) * perPage;
   const members = pageRows(data.members, perPage);
-  const lines = members.map((member, index) =>
+  const lines = members.map((member) =>
     t.t(member.score === undefined ? 'clan:members.lineNoScore' : 'clan:members.line', {
-      position: num(t, first + index + 1),
       name: text(member.player_name, 100),
       verified: member.verified ? ' ✅' : '',
       role: clanRoleName(t, member.role),
@@ -113,7 +114,8 @@ export function renderClanMembers(t: Translator, view: ClanMembersView): ReplyPa
   const footer = [
     view.memberCount === undefined
       ? undefined
-      : t.t('clan:members.count', { count: num(t, view.memberCount) }),
+      : t.t('clan:members.count', { count: view.memberCount, n: num(t, view.memberCount) }),
+    members.length > 1 ? t.t('clan:members.order') : undefined,
     members.some((member) => member.verified) ? t.t('clan:members.verifiedLegend') : undefined,
   ]
     .filter((part) => part !== undefined)

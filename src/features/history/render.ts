@@ -256,7 +256,7 @@ export function renderServerLeaderboard(t: Translator, view: ServerLeaderboardVi
       stat: statLabel(t, view.stat),
     }),
     description: lines.length === 0 ? t.t('server:leaderboard.none') : lines.join('\n'),
-    footer: { text: t.t('server:leaderboard.footer', { count: view.total }) },
+    footer: { text: t.t('server:leaderboard.footer', { count: view.total, n: num(t, view.total) }) },
   };
   const components: Row[] = [];
   const row = pageRow(t, {

@@ -109,7 +109,7 @@ export function renderKpdCalls(t: Translator, view: KpdCallsView): ReplyPayload 
     title: t.t('kpd:calls.title'),
     ...(items.length === 0 ? { description: t.t('kpd:calls.none') } : {}),
     fields: items.map((call) => callField(t, call, view.past)),
-    footer: { text: t.t('kpd:calls.footer', { n: sorted.length }) },
+    footer: { text: t.t('kpd:calls.footer', { count: sorted.length, n: t.n(sorted.length) }) },
   });
   const row =
     totalPages > 1

@@ -263,6 +263,7 @@ export function renderCupBoard(t: Translator, view: CupView): ReplyPayload {
       place: place(t, row.position, slice.offset + index),
       name: text(row.name, NAME_MAX),
       points: num(t, row.value, { maximumFractionDigits: 2 }),
+      count: row.value ?? 0,
     }),
   );
   return board(

@@ -22,6 +22,7 @@ export function renderLinkStarted(t: Translator, pending: PendingLinkView, maxCh
           code: `\`${pending.code}\``,
           expires: timestamp(pending.expiresAt, 'R'),
           checks: maxChecks,
+          count: maxChecks,
         }),
       }),
     ],

@@ -52,16 +52,29 @@ export function regionName(t: Translator, key: string): string {
   return isLobbyRegion(key) ? t.t(`lobbies:regions.${key}`) : text(key, 32);
 }
 
-function fill(lobby: Lobby): number {
-  return lobby.maxPlayers ? (lobby.players ?? 0) / lobby.maxPlayers : 0;
+/** The share of the seats taken, 0..1 (0 when the size is not sent or not a size). */
+export function fill(lobby: Lobby): number {
+  const players = lobby.players ?? 0;
+  const max = lobby.maxPlayers ?? 0;
+  if (!Number.isFinite(players) || !Number.isFinite(max) || max <= 0 || players <= 0) return 0;
+  return Math.min(1, players / max);
 }
 
-/** Fullest first: most players, then fullest share, then most time left; the id keeps the order stable. */
+/** Whether every seat is taken: nobody can join, so the lobby gets no join link. */
+export function isFull(lobby: Lobby): boolean {
+  const max = lobby.maxPlayers ?? 0;
+  return Number.isFinite(max) && max > 0 && (lobby.players ?? 0) >= max;
+}
+
+/**
+ * Fullest first: the largest share of seats taken (8/8 before 9/10), then most players, then most time
+ * left; the id keeps the order stable.
+ */
 export function sortLobbies(lobbies: readonly Lobby[]): Lobby[] {
   return [...lobbies].sort(
     (a, b) =>
-      (b.players ?? 0) - (a.players ?? 0) ||
       fill(b) - fill(a) ||
+      (b.players ?? 0) - (a.players ?? 0) ||
       (b.secondsLeft ?? 0) - (a.secondsLeft ?? 0) ||
       (a.gameId < b.gameId ? -1 : a.gameId > b.gameId ? 1 : 0),
   );
@@ -77,7 +90,7 @@ export interface LobbiesView {
 }
 
 /**
- * The public lobby list: counts, then the fullest lobbies with their join links, paged here (the list comes
+ * The public lobby list: counts, then the fullest lobbies with their join links (none on a full one), paged here (the list comes
  * whole). Games about to end are counted but not listed.
  */
 export function renderLobbies(t: Translator, { data, region, page, now, pager }: LobbiesView): ReplyPayload {
@@ -102,7 +115,8 @@ export function renderLobbies(t: Translator, { data, region, page, now, pager }:
     ];
     if (region === undefined) parts.push(regionName(t, lobby.regionKey));
     if (lobby.options?.custom) parts.push(t.t('lobbies:custom'));
-    parts.push(joinUrl(lobby.gameId) ?? text(lobby.gameId, 32));
+    // A full lobby cannot be joined: no link, only the id and that it is full.
+    parts.push(isFull(lobby) ? t.t('lobbies:full') : (joinUrl(lobby.gameId) ?? text(lobby.gameId, 32)));
     return parts.join(' · ');
   });
 
@@ -134,7 +148,7 @@ export function renderLobbies(t: Translator, { data, region, page, now, pager }:
   );
   const footer = [
     t.t('lobbies:footer'),
-    ...(ending > 0 ? [t.t('lobbies:ending', { count: t.n(ending) })] : []),
+    ...(ending > 0 ? [t.t('lobbies:ending', { n: t.n(ending) })] : []),
   ].join(' · ');
   const embed = fit({
     color: Colors.info,

@@ -1,6 +1,7 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import type { FeaturedMaps, MapInfo, MapLeaderboard, MapLeaderboardPlayer } from '../../api/schemas/index.ts';
 import type { Translator } from '../../i18n/index.ts';
+import type { BoardSize } from './board-size.ts';
 import {
   duration,
   field,
@@ -14,6 +15,7 @@ import {
   type PastTimes,
   type Row,
 } from '../../render/common.ts';
+import { playUrl } from '../../announcements/render-posts.ts';
 import { mapCategoryName } from '../../render/names.ts';
 import { Colors, type ReplyPayload } from '../../render/payload.ts';
 import { DiscordLimits, textLength, truncate } from '../../render/text.ts';
@@ -75,7 +77,10 @@ function leaderboardButton(t: Translator, map: MapInfo, id: string | undefined):
   };
 }
 
-/** A map's record: creator, votes, plays, playtime, dates, its leaderboard and whether it is featured. */
+/**
+ * A map's record: creator, votes, plays, playtime, dates, its leaderboard, whether it is featured, and
+ * the game's link that starts it (as the featured-map post has it).
+ */
 export function renderMapInfo(
   t: Translator,
   map: MapInfo,
@@ -99,6 +104,8 @@ export function renderMapInfo(
   if (hasBoard(map.leaderboard_type)) {
     fields.push(field(t.t('map:info.order'), boardOrderLabel(t, map.leaderboard_order)));
   }
+  const url = playUrl(map.name);
+  if (url) fields.push(field(t.t('map:info.play'), url, false));
   const description = map.description?.trim() ? text(map.description, 2000) : undefined;
   const row = leaderboardButton(t, map, leaderboardId);
   return {
@@ -133,6 +140,22 @@ export interface MapLeaderboardView {
   readonly pager: Pager;
   /** Now, for the times of past events (one after it is shown as now and reported). */
   readonly past?: PastTimes | undefined;
+  /**
+   * The map's own board type from its record ('' for none), when it was read: an empty board of
+   * another type is then explained (a score map has no time board) instead of "nobody is on it yet".
+   */
+  readonly ownType?: string | undefined;
+}
+
+/** What an empty page of a board says. */
+function emptyBoard(t: Translator, view: MapLeaderboardView, name: string, type: string | undefined): string {
+  const own = view.ownType;
+  if (view.page <= 1 && view.type !== undefined && own !== undefined && own !== view.type) {
+    if (!isBoardType(own)) return t.t('map:leaderboard.noBoard');
+    return t.t(`map:leaderboard.otherType.${own}`, { name: text(name, 100) });
+  }
+  if (!hasBoard(type)) return t.t('map:leaderboard.noBoard');
+  return t.t(view.page > 1 ? 'map:leaderboard.emptyPage' : 'map:leaderboard.empty');
 }
 
 /** One page (25 rows) of a map's leaderboard; times as `mm:ss.mmm`, scores as numbers. */
@@ -150,8 +173,7 @@ export function renderMapLeaderboard(t: Translator, view: MapLeaderboardView): R
       when: pastTimestamp(entry.date, 'R', view.past),
     }),
   );
-  let empty = t.t(page > 1 ? 'map:leaderboard.emptyPage' : 'map:leaderboard.empty');
-  if (!hasBoard(type)) empty = t.t('map:leaderboard.noBoard');
+  const empty = lines.length > 0 ? '' : emptyBoard(t, view, name, type);
   const embed = fit({
     color: Colors.info,
     title: t.t('map:leaderboard.title', { name: text(name, 100) }),
@@ -166,12 +188,23 @@ export function renderMapLeaderboard(t: Translator, view: MapLeaderboardView): R
   return { embeds: [embed], components: row ? [row] : [] };
 }
 
-/** One player's standing on a map's board: position, value and when it was set. */
+/** The position and, when it is known, out of how many (`of 500+` when only a lower bound is). */
+function positionOf(t: Translator, position: number | undefined, board: BoardSize | undefined): string {
+  const mark = positionMark(position);
+  if (position === undefined || !board || !Number.isSafeInteger(board.size) || board.size < 1) return mark;
+  return t.t(board.exact ? 'map:rank.of' : 'map:rank.ofAtLeast', {
+    position: mark,
+    total: num(t, board.size),
+  });
+}
+
+/** One player's standing on a map's board: position out of how many, value and when it was set. */
 export function renderMapRank(
   t: Translator,
   entry: MapLeaderboardPlayer,
   mapName: string,
   past?: PastTimes,
+  board?: BoardSize,
 ): ReplyPayload {
   const type = entry.leaderboard_type;
   const podium = entry.position !== undefined && entry.position >= 1 && entry.position <= 3;
@@ -184,7 +217,7 @@ export function renderMapRank(
           name: text(entry.map_name ?? mapName, 100),
         }),
         fields: [
-          field(t.t('map:rank.position'), positionMark(entry.position)),
+          field(t.t('map:rank.position'), positionOf(t, entry.position, board)),
           field(t.t(type === 'time' ? 'map:rank.time' : 'map:rank.value'), boardValue(t, type, entry.value)),
           field(t.t('map:rank.date'), pastTimestamp(entry.date, 'f', past)),
           field(t.t('map:info.board'), boardTypeLabel(t, type)),
@@ -195,11 +228,20 @@ export function renderMapRank(
   };
 }
 
+/** ` · ▶ url` (the game's link that starts the map; Discord shows it as a link), or nothing. */
+function playLink(name: string): string {
+  const url = playUrl(name);
+  return url ? ` · ▶ ${url}` : '';
+}
+
 const FEATURED_LINES = 40;
 // Room for the "…and N more" line within the description's 4096.
 const FEATURED_BUDGET = DiscordLimits.embedDescription - 96;
 
-/** The featured maps, newest first as the API lists them, with their creators. */
+/**
+ * The featured maps, newest first as the API lists them: what the featured-map post shows of each that the
+ * list carries (name, creator and the link that starts it), one line a map.
+ */
 export function renderFeaturedMaps(t: Translator, data: FeaturedMaps): ReplyPayload {
   const lines: string[] = [];
   let used = 0;
@@ -208,6 +250,7 @@ export function renderFeaturedMaps(t: Translator, data: FeaturedMaps): ReplyPayl
       position: num(t, index + 1),
       name: text(map.name, 80),
       creator: text(map.creator_name, 40),
+      play: playLink(map.name),
     });
     const size = textLength(line) + 1;
     if (lines.length >= FEATURED_LINES || used + size > FEATURED_BUDGET) break;
@@ -215,15 +258,17 @@ export function renderFeaturedMaps(t: Translator, data: FeaturedMaps): ReplyPayl
     used += size;
   }
   if (data.maps.length > lines.length) {
-    lines.push(t.t('map:featured.more', { count: num(t, data.maps.length - lines.length) }));
+    const rest = data.maps.length - lines.length;
+    lines.push(t.t('map:featured.more', { n: num(t, rest) }));
   }
+  const total = data.count !== undefined && data.count >= 0 ? data.count : data.maps.length;
   return {
     embeds: [
       fit({
         color: Colors.gold,
         title: t.t('map:featured.title'),
         description: lines.length > 0 ? lines.join('\n') : t.t('map:featured.none'),
-        footer: { text: t.t('map:featured.footer', { count: num(t, data.count ?? data.maps.length) }) },
+        footer: { text: t.t('map:featured.footer', { count: total, n: num(t, total) }) },
       }),
     ],
   };

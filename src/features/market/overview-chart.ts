@@ -32,6 +32,10 @@ export interface MarketOverviewChartInput {
   readonly labels: {
     readonly onSale: string;
     readonly sales: string;
+    /** Written where a skin's sales bar would be: it sold nothing in those days. */
+    readonly noSales?: string | undefined;
+    /** Written where a skin's sales bar would be: its sales are not known (not read, or unreadable). */
+    readonly noData?: string | undefined;
     readonly empty: string;
     /** The note of a chart that left `count` values out (not finite, negative, past 1e12). */
     readonly outOfRange: (count: number) => string;
@@ -46,7 +50,8 @@ const LABEL_WIDTH = 250;
 /**
  * The market's most listed skins, one row each: listings on sale now as a gold bar (the ask side) and,
  * beneath it, the recent sales as a thinner blue bar (blue is a count of sales in every chart), on one
- * shared count axis so that supply and demand compare at a glance.
+ * shared count axis so that supply and demand compare at a glance. Where there is no sales bar the row
+ * says why: no sales in those days, or sales not known.
  */
 export function buildMarketOverviewSvg(input: MarketOverviewChartInput): ChartSvg {
   // A bar whose count is not a finite 0..1e12 is left out, a sales count as well (the bar stays).
@@ -120,28 +125,54 @@ export function buildMarketOverviewSvg(input: MarketOverviewChartInput): ChartSv
         fill: Colors.muted,
       }),
     );
-    if (bar.sales !== undefined && Number.isFinite(bar.sales)) {
-      const thin = Math.max(3, rowHeight * 0.28);
-      const salesWidth = Math.max(1, x(bar.sales) - area.left);
-      parts.push(rect(area.left, middle + 2, salesWidth, thin, Colors.sales));
-      parts.push(
-        text(format(bar.sales), {
-          x: area.left + salesWidth + 6,
-          y: middle + 2 + thin / 2 + Fonts.tick * 0.35,
-          size: Fonts.tick,
-          fill: Colors.muted,
-        }),
-      );
-    }
+    parts.push(
+      ...salesBar(bar.sales, { left: area.left, middle, rowHeight, x, format, labels: input.labels }),
+    );
   });
   parts.push(line(area.left, area.top, area.left, area.bottom, Colors.axis), note);
   const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
   const described = bars.map(
     (bar) =>
       `${bar.label}: ${format(bar.onSale)} ${input.labels.onSale}` +
-      (bar.sales === undefined ? '' : `, ${format(bar.sales)} ${input.labels.sales}`),
+      salesSaid(bar.sales, format, input.labels),
   );
   return chartSvg(svg, sentences([input.title, ...described, said]));
+}
+
+function salesSaid(
+  sales: number | undefined,
+  format: (value: number) => string,
+  labels: MarketOverviewChartInput['labels'],
+): string {
+  const said =
+    sales === undefined ? labels.noData : sales === 0 && labels.noSales ? labels.noSales : undefined;
+  if (said) return `, ${said}`;
+  return sales === undefined ? '' : `, ${format(sales)} ${labels.sales}`;
+}
+
+interface SalesRow {
+  readonly left: number;
+  readonly middle: number;
+  readonly rowHeight: number;
+  readonly x: (value: number) => number;
+  readonly format: (value: number) => string;
+  readonly labels: MarketOverviewChartInput['labels'];
+}
+
+/** A row's sales: a thin blue bar with its count, or in its place "no sales" or "not known", muted. */
+function salesBar(sales: number | undefined, row: SalesRow): string[] {
+  const thin = Math.max(3, row.rowHeight * 0.28);
+  const y = row.middle + 2 + thin / 2 + Fonts.tick * 0.35;
+  if (sales === undefined || sales === 0) {
+    const label = sales === undefined ? row.labels.noData : row.labels.noSales;
+    if (label) return [text(label, { x: row.left + 6, y, size: Fonts.tick, fill: Colors.muted })];
+    if (sales === undefined) return [];
+  }
+  const width = Math.max(1, row.x(sales) - row.left);
+  return [
+    rect(row.left, row.middle + 2, width, thin, Colors.sales),
+    text(row.format(sales), { x: row.left + width + 6, y, size: Fonts.tick, fill: Colors.muted }),
+  ];
 }
 
 /** The overview chart as a 960×480 PNG; see {@link buildMarketOverviewSvg}. */

@@ -94,7 +94,7 @@ export async function renderMarketSkin(
     ],
     // Without its chart (it could not be drawn) the reply is the text alone.
     ...(chart ? { image: { url: `attachment://${CHART_FILE}` } } : {}),
-    footer: { text: t.t('market:footer', { days: t.n(days), index }) },
+    footer: { text: t.t('market:footer', { count: days, n: t.n(days), index }) },
   });
 
   const row = pageRow(t, {
@@ -131,7 +131,7 @@ function ownerLinesOf(t: Translator, owners: NonNullable<MarketSkin['owners']>):
     t.t('market:owners.line', {
       rank: t.n(i + 1),
       name: text(owner.player_name, 40),
-      count: num(t, owner.count),
+      n: num(t, owner.count),
     }),
   );
 }
@@ -145,7 +145,7 @@ function priceChart(
   now: number,
 ): Promise<Chart | undefined> {
   return renderPriceHistoryChart({
-    title: t.t('market:chart.title', { skin: plainName, days: t.n(days) }),
+    title: t.t('market:chart.title', { skin: plainName, count: days, n: t.n(days) }),
     points: (data.price_history ?? []).map((day) => ({
       date: day.date,
       // A price or count the schema found out of range is absent: the chart counts the day as not drawn.
@@ -232,25 +232,31 @@ export async function renderMarketOverview(t: Translator, view: MarketOverviewVi
   const top = rows.slice(0, OVERVIEW_TOP);
   const onSale = rows.reduce((sum, row) => sum + row.onSale, 0);
   const circulating = rows.reduce((sum, row) => sum + (row.circulating ?? 0), 0);
-  const listed = rows.filter((row) => row.onSale > 0).length;
   const lines = top.map((row, i) => overviewLine(t, row, i + 1));
   const salesLines = top.filter((row) => row.recentSales !== undefined).map((row) => salesLine(t, row));
   const chart = await overviewChart(t, top);
+  const days = { count: OVERVIEW_DAYS, n: t.n(OVERVIEW_DAYS) };
   const embed = fit({
     color: Colors.gold,
     title: t.t('market:overview.title'),
+    ...(rows.length > 0
+      ? {
+          description: t.t('market:overview.summary', {
+            count: rows.length,
+            n: t.n(rows.length),
+            listings: num(t, onSale),
+            circulating: num(t, circulating),
+          }),
+        }
+      : {}),
     fields: [
-      field(t.t('market:overview.skins'), num(t, rows.length)),
-      field(t.t('market:overview.listedSkins'), num(t, listed)),
-      field(t.t('market:overview.onSale'), num(t, onSale)),
-      field(t.t('market:circulating'), num(t, circulating)),
       field(
         t.t('market:overview.mostListed'),
         lines.length > 0 ? lines.join('\n') : t.t('market:noListings'),
         false,
       ),
       field(
-        t.t('market:overview.recentSales', { days: t.n(OVERVIEW_DAYS) }),
+        t.t('market:overview.recentSales', days),
         salesLines.length > 0 ? salesLines.join('\n') : t.t('market:noRecentSales'),
         false,
       ),
@@ -260,6 +266,21 @@ export async function renderMarketOverview(t: Translator, view: MarketOverviewVi
     footer: { text: t.t('market:overview.footer') },
   });
   return { embeds: [embed], files: chart ? [chartFile(OVERVIEW_CHART_FILE, chart)] : [] };
+}
+
+const overviewDates = new Map<string, Intl.DateTimeFormat>();
+
+/** A sales day (`YYYY-MM-DD`, a UTC day) as the reader writes dates ("Nov 24"); `—` for anything else. */
+export function salesDate(t: Translator, day: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  const ms = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN;
+  if (!Number.isFinite(ms)) return '—';
+  let format = overviewDates.get(t.locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(t.locale, { timeZone: 'UTC', day: 'numeric', month: 'short' });
+    overviewDates.set(t.locale, format);
+  }
+  return format.format(ms);
 }
 
 /** The stats page's skins, the most listed first, with their recent sales. */
@@ -281,7 +302,6 @@ function overviewLine(t: Translator, row: OverviewRow, rank: number): string {
   return t.t('market:overview.line', {
     rank: t.n(rank),
     skin: text(row.name, 40),
-    index: row.index,
     onSale: num(t, row.onSale),
     ask:
       row.askLow === undefined
@@ -298,20 +318,23 @@ function salesLine(t: Translator, row: OverviewRow): string {
     : t.t('market:overview.salesLine', {
         skin: text(row.name, 40),
         sales: num(t, row.recentSales),
-        date: row.lastDay.date,
-        count: num(t, row.lastDay.sales),
-        price: row.lastDay.averagePrice === undefined ? '—' : kr(t, row.lastDay.averagePrice, 2),
+        date: salesDate(t, row.lastDay.date),
+        n: num(t, row.lastDay.sales),
+        // Whole KR, as every other price of the overview (the game's averages carry fractions).
+        price: row.lastDay.averagePrice === undefined ? '—' : kr(t, row.lastDay.averagePrice),
       });
 }
 
 function overviewChart(t: Translator, top: readonly OverviewRow[]): Promise<Chart | undefined> {
   return renderMarketOverviewChart({
-    title: t.t('market:overview.chartTitle', { days: t.n(OVERVIEW_DAYS) }),
+    title: t.t('market:overview.chartTitle', { count: OVERVIEW_DAYS, n: t.n(OVERVIEW_DAYS) }),
     bars: top.map((row) => ({ label: row.name, onSale: row.onSale, sales: row.recentSales })),
     locale: t.locale,
     labels: {
       onSale: t.t('market:overview.onSale'),
-      sales: t.t('market:overview.chartSales', { days: t.n(OVERVIEW_DAYS) }),
+      sales: t.t('market:overview.chartSales', { count: OVERVIEW_DAYS, n: t.n(OVERVIEW_DAYS) }),
+      noSales: t.t('market:overview.chartNoSales'),
+      noData: t.t('market:overview.chartNoData'),
       empty: t.t('market:noListings'),
       outOfRange: (count) => t.t('market:chart.outOfRange', { points: t.n(count) }),
     },

@@ -300,11 +300,9 @@ export function renderPosts(
     title: t.t('player:posts.title', { name: text(name, 100) }),
     ...(fields.length > 0 ? { fields } : { description: t.t('player:posts.none') }),
   });
-  const row = pageRow(t, {
-    pager,
-    page,
-    hasNext: data.posts.length >= (data.per_page ?? 10),
-  });
+  const hasNext = data.posts.length >= (data.per_page ?? 10);
+  // Nothing to page (the first page, and no next one): no buttons rather than three disabled ones.
+  const row = page <= 1 && !hasNext ? undefined : pageRow(t, { pager, page, hasNext });
   return { embeds: [embed], components: row ? [row] : [] };
 }
 

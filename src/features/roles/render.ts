@@ -58,7 +58,7 @@ export function renderRoleRules(
 ): ReplyPayload {
   const embed: APIEmbed = {
     color: Colors.info,
-    title: t.t('roles:list.title', { count: rules.length }),
+    title: t.t('roles:list.title', { n: num(t, rules.length) }),
     description:
       rules.length === 0
         ? t.t('roles:list.none')
@@ -137,7 +137,7 @@ export function renderRuleRemoved(t: Translator, rule: RoleRule, removed: number
     embeds: [
       fit({
         color: Colors.neutral,
-        description: t.t('roles:removed', { rule: ruleLine(t, rule), count: num(t, removed) }),
+        description: t.t('roles:removed', { rule: ruleLine(t, rule), n: num(t, removed) }),
       }),
     ],
     ephemeral: true,
@@ -156,12 +156,17 @@ export function renderSync(t: Translator, summary: SyncSummary, dryRun: boolean)
     }),
   );
   if (summary.changes.length > MAX_LINES)
-    lines.push(t.t('roles:sync.more', { count: num(t, summary.changes.length - MAX_LINES) }));
+    lines.push(t.t('roles:sync.more', { n: num(t, summary.changes.length - MAX_LINES) }));
   const notes = [
     ...(summary.withoutNumbers > 0
-      ? [t.t('roles:sync.withoutNumbers', { count: num(t, summary.withoutNumbers) })]
+      ? [
+          t.t('roles:sync.withoutNumbers', {
+            count: summary.withoutNumbers,
+            n: num(t, summary.withoutNumbers),
+          }),
+        ]
       : []),
-    ...(summary.left > 0 ? [t.t('roles:sync.left', { count: num(t, summary.left) })] : []),
+    ...(summary.left > 0 ? [t.t('roles:sync.left', { count: summary.left, n: num(t, summary.left) })] : []),
     ...(summary.disabledRules.length > 0
       ? [t.t('roles:sync.disabled', { rules: summary.disabledRules.map((id) => `\`${id}\``).join(', ') })]
       : []),
@@ -180,6 +185,7 @@ export function renderSync(t: Translator, summary: SyncSummary, dryRun: boolean)
     title: t.t(dryRun ? 'roles:sync.previewTitle' : 'roles:sync.title'),
     description: [
       t.t(dryRun ? 'roles:sync.wouldChange' : 'roles:sync.changed', {
+        count: summary.members,
         members: num(t, summary.members),
         added: num(t, added),
         removed: num(t, removed),

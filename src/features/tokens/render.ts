@@ -1,8 +1,6 @@
 import { ButtonStyle, ComponentType, type APIEmbed } from 'discord.js';
 import type {
-  MarketHistory,
   MatchHistory,
-  OwnListings,
   RankedProfile,
   RankedProfileRegion,
   TradesHistory,
@@ -11,7 +9,6 @@ import type {
 import type { Translator } from '../../i18n/index.ts';
 import {
   field,
-  fit,
   num,
   pageRow,
   percent,
@@ -27,27 +24,25 @@ import {
 import { DiscordLimits, truncate } from '../../render/text.ts';
 import { Colors, type ReplyPayload } from '../../render/payload.ts';
 import { unknownName } from '../../render/names.ts';
+import { reply, skin, type SkinNames } from './render-market.ts';
+
+export {
+  marketTotals,
+  renderMarketHistory,
+  renderOwnListings,
+  type MarketHistoryPage,
+  type MarketTotals,
+  type SkinNames,
+} from './render-market.ts';
 
 /**
  * Replies of `/me`: the token owner's own data, always ephemeral. Pages have buttons: while the token is
  * kept in memory a click reads the next page with it, otherwise the click asks for the token again. While
  * it is kept, every reply says until when and carries a "Forget my token" button.
  */
-export type SkinNames = (index: number) => string | undefined;
 export type MapNames = (id: number) => string | undefined;
 
 export const ME_PAGE_SIZE = 10;
-const LIST_MAX = 25;
-
-function skin(t: Translator, names: SkinNames, index: number | undefined): string {
-  if (index === undefined) return t.t('common:unknown');
-  const name = names(index);
-  return name ? `**${text(name, 80)}**` : unknownName(t, 'skin', index);
-}
-
-function reply(embed: APIEmbed): ReplyPayload {
-  return { ephemeral: true, embeds: [fit(embed)] };
-}
 
 /** What the command adds around a `/me` reply: page buttons, and the kept token's note and button. */
 export interface MeControls {
@@ -128,61 +123,6 @@ export function renderWallet(t: Translator, wallet: Wallet): ReplyPayload {
       ),
     ],
     ...(currencies.length === 0 ? { description: t.t('me:wallet.noCurrencies') } : {}),
-  });
-}
-
-export function renderMarketHistory(
-  t: Translator,
-  history: MarketHistory,
-  skinName: SkinNames,
-  past?: PastTimes,
-): ReplyPayload {
-  const entries = history.entries.slice(0, LIST_MAX);
-  const lines = entries.map((entry) =>
-    t.t(
-      entry.side === 'sell'
-        ? 'me:market.sold'
-        : entry.side === 'buy'
-          ? 'me:market.bought'
-          : 'me:market.traded',
-      {
-        skin: skin(t, skinName, entry.skin_index),
-        price: num(t, entry.price),
-        when: pastTimestamp(entry.date, 'R', past),
-      },
-    ),
-  );
-  return reply({
-    color: Colors.gold,
-    title: t.t('me:market.title'),
-    description: lines.length > 0 ? lines.join('\n') : t.t('me:market.none'),
-    ...(history.cursor ? { footer: { text: t.t('me:market.more', { n: entries.length }) } } : {}),
-  });
-}
-
-export function renderOwnListings(
-  t: Translator,
-  listings: OwnListings,
-  skinName: SkinNames,
-  past?: PastTimes,
-): ReplyPayload {
-  const shown = listings.listings.slice(0, LIST_MAX);
-  const lines = shown.map((listing) =>
-    t.t('me:listings.line', {
-      skin: skin(t, skinName, listing.skin_index),
-      price: num(t, listing.price),
-      when: pastTimestamp(listing.listed_at, 'R', past),
-    }),
-  );
-  return reply({
-    color: Colors.gold,
-    title: t.t('me:listings.title'),
-    description: lines.length > 0 ? lines.join('\n') : t.t('me:listings.none'),
-    ...(listings.listings.length > shown.length
-      ? {
-          footer: { text: t.t('me:listings.more', { shown: shown.length, total: listings.listings.length }) },
-        }
-      : {}),
   });
 }
 
@@ -338,7 +278,7 @@ export function renderMatchHistory(
       text:
         history.total === undefined
           ? t.t('me:page', { page })
-          : t.t('me:matches.footer', { page, total: num(t, history.total) }),
+          : t.t('me:matches.footer', { page, count: history.total, total: num(t, history.total) }),
     },
   });
 }

@@ -117,8 +117,8 @@ export interface TrackListView {
 function minutes(t: Translator, ms: number): string {
   const total = Math.max(1, Math.round(ms / 60_000));
   return total < 120
-    ? t.t('track:list.minutes', { count: total })
-    : t.t('track:list.hours', { count: Math.round(total / 60) });
+    ? t.t('track:list.minutes', { n: num(t, total) })
+    : t.t('track:list.hours', { n: num(t, Math.round(total / 60)) });
 }
 
 export function renderTrackList(t: Translator, view: TrackListView): ReplyPayload {
@@ -144,7 +144,7 @@ export function renderTrackList(t: Translator, view: TrackListView): ReplyPayloa
       : t.t('track:list.interval', { interval: minutes(t, view.intervalMs) });
   const embed: APIEmbed = {
     color: Colors.info,
-    title: t.t('track:list.title', { count: view.entries.length, max: view.limit }),
+    title: t.t('track:list.title', { n: num(t, view.entries.length), max: view.limit }),
     description:
       lines.length === 0
         ? t.t('track:list.none')

@@ -61,8 +61,9 @@ function fighting(
     readonly deaths?: number | undefined;
     readonly kd?: number | undefined;
   },
-): Record<string, string> {
+): Record<string, string | number> {
   return {
+    count: row.points ?? 0,
     points: num(t, row.points),
     kills: num(t, row.kills),
     deaths: num(t, row.deaths),

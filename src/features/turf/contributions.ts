@@ -30,6 +30,7 @@ export function mapContributionField(t: Translator, map: MapContributions, today
   const players = ranked(map.players.players);
   const lines = players.slice(0, CONTRIBUTORS_PER_MAP).map((p, index) =>
     t.t('turf:contributions.line', {
+      count: p.points ?? 0,
       position: t.n(index + 1),
       name: p.player_name === undefined ? `#${p.player_id}` : text(p.player_name, NAME_MAX),
       points: num(t, p.points),

@@ -64,7 +64,11 @@ export function renderTurfPayouts(t: Translator, view: TurfPayoutsView): ReplyPa
         title: t.t('turf:payouts.title', { name: text(view.clanName, 200) }),
         description: `${scope(t, view)}\n\n${lines.length > 0 ? lines.join('\n') : none}`,
         footer: {
-          text: t.t('turf:payouts.footer', { kr: num(t, total), players: num(t, paid.length) }),
+          text: t.t('turf:payouts.footer', {
+            count: paid.length,
+            kr: num(t, total),
+            players: num(t, paid.length),
+          }),
         },
       }),
     ],

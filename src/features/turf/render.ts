@@ -65,6 +65,7 @@ export function renderTurfStatus(t: Translator, { status, now }: TurfStatusView)
       : t.t('turf:status.noOwner');
     const top = (map.top_clans ?? []).slice(0, 5).map((clan, index) =>
       t.t('turf:status.topLine', {
+        count: clan.points ?? 0,
         position: t.n(clan.position ?? index + 1),
         clan: text(clan.clan_name, NAME_MAX),
         points: num(t, clan.points),
@@ -83,7 +84,9 @@ export function renderTurfStatus(t: Translator, { status, now }: TurfStatusView)
           .filter(Boolean)
           .join('\n'),
         fields,
-        footer: { text: t.t('turf:status.footer', { held: t.n(held), maps: t.n(maps.length) }) },
+        footer: {
+          text: t.t('turf:status.footer', { count: maps.length, held: t.n(held), maps: t.n(maps.length) }),
+        },
       }),
     ],
   };
@@ -93,11 +96,13 @@ function sumKr(rows: ReadonlyArray<{ kr?: number | undefined }>): number {
   return rows.reduce((sum, row) => sum + (row.kr ?? 0), 0);
 }
 
+/** The latest days that paid something, newest first: a day of 0 KR says nothing and is left out. */
 function earningLines(
   t: Translator,
   rows: ReadonlyArray<{ day: number; kr?: number | undefined }>,
 ): string[] {
-  return [...rows]
+  return rows
+    .filter((row) => row.kr !== undefined && row.kr > 0)
     .sort((a, b) => b.day - a.day)
     .slice(0, RECENT_DAYS)
     .map((row) => t.t('turf:earningLine', { day: dayLabel(t, row.day), kr: num(t, row.kr ?? 0) }));
@@ -119,6 +124,7 @@ export function renderTurfClan(t: Translator, { clan, earnings, players, now }: 
     .slice(0, TOP_CONTRIBUTORS)
     .map((p, index) =>
       t.t('turf:clan.contributorLine', {
+        count: p.points ?? 0,
         position: t.n(index + 1),
         name: text(p.player_name ?? `#${p.player_id}`, NAME_MAX),
         points: num(t, p.points),
@@ -221,14 +227,18 @@ export function renderTurfPlayer(
   const totalKills = summary.maps.reduce((sum, m) => sum + m.kills, 0);
   const mapLines = summary.maps.slice(0, MAX_PAGE_ROWS).map((m) =>
     t.t('turf:player.mapLine', {
+      count: m.points,
       map: mapLabel(t, m.mapId),
       points: num(t, m.points),
       kills: num(t, m.kills),
       days: num(t, m.days),
     }),
   );
-  const dayLines = summary.days.slice(0, RECENT_DAYS).map((d) =>
+  // A day with no points and no kills (a row the game keeps for the player) says nothing: left out.
+  const scored = summary.days.filter((d) => d.points > 0 || d.kills > 0);
+  const dayLines = scored.slice(0, RECENT_DAYS).map((d) =>
     t.t('turf:player.dayLine', {
+      count: d.points,
       day: dayLabel(t, d.day),
       points: num(t, d.points),
       kills: num(t, d.kills),
@@ -241,7 +251,7 @@ export function renderTurfPlayer(
   const fields = [
     field(t.t('turf:player.points'), num(t, totalPoints)),
     field(t.t('turf:player.kills'), num(t, totalKills)),
-    field(t.t('turf:player.daysPlayed'), num(t, summary.days.length)),
+    field(t.t('turf:player.daysPlayed'), num(t, scored.length)),
     field(
       t.t('turf:player.perMap'),
       mapLines.length > 0 ? mapLines.join('\n') : t.t('turf:player.noContributions'),

@@ -117,12 +117,14 @@ describe('clan members', () => {
     const lines = (embedOf(payload).description ?? '').split('\n');
     expect(lines).toHaveLength(data.members.length);
     data.members.forEach((member, i) => {
-      expect(lines[i]).toContain(`**#${i + 1}** ${text(member.player_name, 100)}`);
+      // Bullets, not places: the API orders members by role, not by rank.
+      expect(lines[i]).toContain(`• ${text(member.player_name, 100)}`);
+      expect(lines[i]).not.toContain('#');
       expect(lines[i]).toContain(` · ${clanRoleName(en, member.role)} · `);
       expect(lines[i]).not.toMatch(/Role \d/);
       expect(lines[i]).toContain(`score ${en.n(member.score ?? NaN)}`);
     });
-    expect(embedOf(payload).footer?.text).toBe('5 members');
+    expect(embedOf(payload).footer?.text).toBe('5 members · by role, then score');
     const buttons = payload.components?.[0]?.components ?? [];
     expect(buttons.map((b) => ('label' in b ? b.label : undefined))).toEqual([
       '◀ Previous',
@@ -151,9 +153,9 @@ describe('clan members', () => {
     const payload = renderClanMembers(en, { name: 'Big:Clan~', data, page: 2, memberCount: 95, now: NOW });
     expectSafe(payload);
     const description = embedOf(payload).description ?? '';
-    expect(description.split('\n')[0]).toBe('**#11** P0 ✅ · Member · score 1,000');
-    expect(description.split('\n')[1]).toBe('**#12** P1 · Member · score 999');
-    expect(embedOf(payload).footer?.text).toBe('95 members · ✅ verified');
+    expect(description.split('\n')[0]).toBe('• P0 ✅ · Member · score 1,000');
+    expect(description.split('\n')[1]).toBe('• P1 · Member · score 999');
+    expect(embedOf(payload).footer?.text).toBe('95 members · by role, then score · ✅ verified');
     const ids = customIds(payload).map((id) => decodeComponentId(id));
     expect(ids[0]?.args).toEqual(['Big:Clan~', '1']);
     expect(ids[2]?.args).toEqual(['Big:Clan~', '3']);
@@ -199,7 +201,7 @@ describe('clan members', () => {
       embedOf(renderClanMembers(en, { name: 'C', data: { members }, page: 1, now: NOW })).description ?? ''
     ).split('\n');
     expect(lines[0]).toBe(
-      '**#1** \\*\\*@\u200Beveryone\\*\\* <\u200B@123> # head \\[x\\](http://e.vil) · Role unknown',
+      '• \\*\\*@\u200Beveryone\\*\\* <\u200B@123> # head \\[x\\](http://e.vil) · Role unknown',
     );
     expect(lines[1]).toContain('✅ · Co-leader · score 0');
 
@@ -212,6 +214,18 @@ describe('clan members', () => {
     });
     expectSafe(empty);
     expect(embedOf(empty).description).toBe('No members on this page.');
+  });
+
+  it('says one member, not one members, in every locale', () => {
+    const data: ClanMembers = { members: [{ player_name: 'Solo', role: 2, score: 5 }] };
+    const footer = (t: typeof en, memberCount: number) =>
+      embedOf(renderClanMembers(t, { name: 'C', data, page: 1, memberCount, now: NOW })).footer?.text;
+    expect(footer(en, 1)).toBe('1 member');
+    expect(footer(en, 1200)).toBe('1,200 members');
+    expect(footer(translators.ru, 1)).toBe('1 участник');
+    expect(footer(translators.ru, 3)).toBe('3 участника');
+    expect(footer(translators.ru, 5)).toBe('5 участников');
+    expect(footer(translators.pl, 22)).toBe('22 członkowie');
   });
 
   it('counts pages from the member count', () => {

@@ -74,16 +74,19 @@ describe('lobby list', () => {
         `**${fullest.options?.map}** · ${modeName(en, fullest.options?.mode)} · 👥 ${fullest.players}/${fullest.maxPlayers} · ends <t:${NOW / 1000 + (fullest.secondsLeft ?? 0)}:R>`,
         regionName(en, fullest.regionKey),
         ...(fullest.options?.custom ? ['🛠️ custom'] : []),
-        `https://krunker.io/?game=${fullest.gameId}`,
+        fullest.players === fullest.maxPlayers ? '🔒 full' : `https://krunker.io/?game=${fullest.gameId}`,
       ].join(' · '),
     );
     const ending = list.games.length - listed(list.games).length;
     expect(embed.footer?.text).toBe(
-      `Fullest first · the game refreshes this list every minute · ${ending} about to end (under 1 min) not listed`,
+      `Fullest first (share of seats taken) · the game refreshes this list every minute · ${ending} about to end (under 1 min) not listed`,
     );
-    for (const line of lines) expect(line).toMatch(/ · https:\/\/krunker\.io\/\?game=[A-Z]+:\w+$/);
-    const counts = lines.map((line) => Number(/👥 (\d+)\//.exec(line)?.[1]));
-    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    for (const line of lines) expect(line).toMatch(/ · (https:\/\/krunker\.io\/\?game=[A-Z]+:\w+|🔒 full)$/);
+    const shares = lines.map((line) => {
+      const [, players, max] = /👥 (\d+)\/(\d+)/.exec(line) ?? [];
+      return Number(players) / Number(max);
+    });
+    expect(shares).toEqual([...shares].sort((a, b) => b - a));
     const byRegion = embed.fields?.find((f) => f.name === 'By region')?.value.split('\n') ?? [];
     expect(byRegion).toHaveLength(new Set(list.games.map((g) => g.regionKey)).size);
     const regionPlayers = byRegion.map((line) => Number(/👥 (\d+)$/.exec(line)?.[1]));
@@ -226,7 +229,35 @@ describe('join links and games about to end', () => {
       page: 1,
       now: NOW,
     });
-    expect(embedOf(quiet).footer?.text).toBe('Fullest first · the game refreshes this list every minute');
+    expect(embedOf(quiet).footer?.text).toBe(
+      'Fullest first (share of seats taken) · the game refreshes this list every minute',
+    );
+  });
+
+  it('orders by the share of seats taken, and gives a full lobby no join link', () => {
+    const sized = (id: string, players: number, max: number) => [
+      id,
+      'de-fra',
+      players,
+      max,
+      { i: 'Burg', g: 0 },
+      300,
+    ];
+    const data = LobbyListSchema.parse({
+      games: [
+        sized('FRA:big', 9, 16),
+        sized('FRA:most', 9, 10),
+        sized('FRA:full', 8, 8),
+        sized('FRA:half', 2, 4),
+      ],
+    });
+    const payload = renderLobbies(en, { data, region: 'de-fra', page: 1, now: NOW });
+    expectSafe(payload);
+    const lines = lobbyLines(payload);
+    expect(lines.map((line) => /👥 (\d+\/\d+)/.exec(line)?.[1])).toEqual(['8/8', '9/10', '9/16', '2/4']);
+    expect(lines[0]).toMatch(/ · 🔒 full$/);
+    expect(lines[0]).not.toContain('https://');
+    expect(lines[1]).toMatch(/ · https:\/\/krunker\.io\/\?game=FRA:most$/);
   });
 });
 

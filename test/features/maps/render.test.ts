@@ -14,6 +14,7 @@ import {
   renderMapRank,
 } from '../../../src/features/maps/render.ts';
 import { Colors, type ReplyPayload } from '../../../src/render/payload.ts';
+import { playUrl } from '../../../src/announcements/render-posts.ts';
 
 import {
   HOSTILE,
@@ -280,7 +281,9 @@ describe('featured maps', () => {
     const rows = descriptionLines(payload);
     expect(rows).toHaveLength(data.maps.length);
     data.maps.forEach((map, i) => {
-      expect(rows[i]).toBe(`**${i + 1}.** ${text(map.name, 80)} · by ${text(map.creator_name, 40)}`);
+      expect(rows[i]).toBe(
+        `**${i + 1}.** ${text(map.name, 80)} · by ${text(map.creator_name, 40)} · ▶ ${playUrl(map.name)}`,
+      );
     });
     expect(embedOf(payload).footer?.text).toBe(`${data.maps.length} featured maps · newest first`);
     expectSafe(renderFeaturedMaps(fr, data));
@@ -301,7 +304,7 @@ describe('featured maps', () => {
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.length).toBeLessThanOrEqual(41);
     expect(rows.at(-1)).toBe(`…and ${100 - (rows.length - 1)} more`);
-    expect(rows[0]).toBe(`**1.** ${text(HOSTILE, 80)}`);
+    expect(rows[0]).toBe(`**1.** ${text(HOSTILE, 80)} · ▶ ${playUrl(HOSTILE)}`);
     const short = descriptionLines(
       renderFeaturedMaps(en, { maps: many.maps.map((map) => ({ ...map, name: 'M' })) }),
     );

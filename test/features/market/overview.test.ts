@@ -38,15 +38,20 @@ describe('market overview', () => {
     });
     expectSafe(payload);
     const fields = Object.fromEntries((payload.embeds?.[0]?.fields ?? []).map((f) => [f.name, f.value]));
-    expect(fields['Skins']).toBe('3');
-    expect(fields['Skins listed']).toBe('2');
-    expect(fields['On sale']).toBe('11');
+    expect(payload.embeds?.[0]?.description).toBe(
+      'The 3 most listed skins · on sale: **11** · in circulation: **45**',
+    );
+    expect(Object.keys(fields)).toEqual(['Most listed', 'Sales of the last 7 days']);
     const lines = fields['Most listed']?.split('\n') ?? [];
-    expect(lines[0]).toMatch(/^1\. .*\(#2\) · 9 on sale · 40 KR$/);
-    expect(lines[1]).toBe('2. **Unknown skin 1** (#1) · 2 on sale · 100 KR–150 KR');
-    const recent = fields['Recent sales (last 7 days)']?.split('\n') ?? [];
-    expect(recent[0]).toMatch(/: 7 sold · last on 2026-11-24: 4 at 70\.5 KR on average$/);
+    expect(lines[0]).toMatch(/^1\. \*\*.*\*\* · 9 on sale · 40 KR$/);
+    expect(lines[1]).toBe('2. **Unknown skin 1** · 2 on sale · 100 KR–150 KR');
+    const recent = fields['Sales of the last 7 days']?.split('\n') ?? [];
+    // A date as players write it, and whole KR as every other price.
+    expect(recent[0]).toMatch(/: 7 sold · latest sales on Nov 24: 4 sold at 71 KR on average$/);
     expect(recent[1]).toBe('**Unknown skin 1**: no sales');
+    expect(payload.embeds?.[0]?.footer?.text).toBe(
+      'Prices are the lowest and highest asks now · sales days are UTC days',
+    );
     expect(payload.files?.[0]?.name).toBe(OVERVIEW_CHART_FILE);
   });
 
@@ -77,5 +82,43 @@ describe('market overview', () => {
       },
     });
     expect(empty.svg).toContain('Nothing listed');
+  });
+
+  it('tells a skin that sold nothing from one whose sales are not known, in the chart and its text', () => {
+    const chart = buildMarketOverviewSvg({
+      title: 'Most listed',
+      bars: [
+        { label: 'Sold', onSale: 5, sales: 2 },
+        { label: 'Quiet', onSale: 4, sales: 0 },
+        { label: 'Unread', onSale: 3 },
+      ],
+      locale: 'en-US',
+      labels: {
+        onSale: 'On sale',
+        sales: 'sold',
+        noSales: 'no sales',
+        noData: 'sales not known',
+        empty: 'Nothing listed',
+        outOfRange: (count: number) => `${count} not drawn`,
+      },
+    });
+    expect(chart.svg).toContain('>no sales<');
+    expect(chart.svg).toContain('>sales not known<');
+    expect(chart.altText).toContain('Quiet: 4 On sale, no sales');
+    expect(chart.altText).toContain('Unread: 3 On sale, sales not known');
+    expect(chart.altText).toContain('Sold: 5 On sale, 2 sold');
+  });
+
+  it('says one skin, not 1 skins, and that it sold nothing in the chart text', async () => {
+    const payload = await renderMarketOverview(en, {
+      stats: { rows: [{ skin_index: 4, circulating: 1, on_sale: 1 }], cursor: null },
+      sales: new Map([[4, { days: [] }]]),
+      skinName: () => 'Solo',
+      now: NOW,
+    });
+    expect(payload.embeds?.[0]?.description).toBe(
+      'The most listed skin · on sale: **1** · in circulation: **1**',
+    );
+    expect(payload.files?.[0]?.description).toContain('Solo: 1 On sale, no sales');
   });
 });

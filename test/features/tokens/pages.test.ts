@@ -130,3 +130,71 @@ describe('/me trades', () => {
     });
   });
 });
+
+/** The first sandbox player (in world order) whose reply at `path` lists more than a page of rows. */
+async function playerWithMoreThanAPage(world: World, path: string, key: string): Promise<string> {
+  const base = world.config.game.baseUrl.replace(/\/+$/, '');
+  for (const player of world.sandbox.world.players.slice(0, 300)) {
+    const token = world.sandbox.issueToken({ playerName: player.name });
+    const reply = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const body = (await reply.json()) as { data?: Record<string, unknown[]> };
+    if ((body.data?.[key]?.length ?? 0) > 25) return token;
+  }
+  throw new Error(`no sandbox player has more than 25 rows at ${path}`);
+}
+
+describe('/me listings and market-history pages', () => {
+  it('pages the open listings 25 at a time, with how many in all', async () => {
+    await fixture.start({ commands: true });
+    const { world } = fixture;
+    const token = await playerWithMoreThanAPage(world, '/market/sales', 'listings');
+    const first = await throughModal(world, 'listings', token, 'yes');
+    const lines = (first.embeds[0]?.description ?? '').split('\n');
+    expect(lines).toHaveLength(25);
+    const total = Number(/· (\d+) in all$/.exec(first.embeds[0]?.footer?.text ?? '')?.[1]);
+    expect(total).toBeGreaterThan(25);
+    const pages = Math.ceil(total / 25);
+    expect(first.embeds[0]?.footer?.text).toBe(`Page 1 of ${pages} · ${total} in all`);
+    expect(buttonLabelled(first, `Page 1 of ${pages}`).disabled).toBe(true);
+    const second = await world.discord
+      .clickButton(first, buttonLabelled(first, 'Next ▶').custom_id, { user: { id: USER } })
+      .final();
+    expect(second.embeds[0]?.footer?.text).toBe(`Page 2 of ${pages} · ${total} in all`);
+    expect((second.embeds[0]?.description ?? '').split('\n')).toHaveLength(Math.min(25, total - 25));
+    expect(second.embeds[0]?.description).not.toBe(first.embeds[0]?.description);
+  });
+
+  it('reads the whole market history by its cursor, pages it, and adds up each side', async () => {
+    await fixture.start({ commands: true });
+    const { world } = fixture;
+    const token = await playerWithMoreThanAPage(world, '/market/history?limit=100', 'entries');
+    const base = world.config.game.baseUrl.replace(/\/+$/, '');
+    const all = (
+      (await (
+        await fetch(`${base}/market/history?limit=100`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { data: { entries: Array<{ side: string; price: number }> } }
+    ).data.entries;
+    const before = requestsTo(world, '/market/history').length;
+    const first = await throughModal(world, 'market-history', token, 'no');
+    expect(
+      requestsTo(world, '/market/history')
+        .slice(before)
+        .map((e) => e.query['limit']),
+    ).toEqual(['100']);
+    const pages = Math.ceil(all.length / 25);
+    expect(first.embeds[0]?.footer?.text).toBe(`Page 1 of ${pages} · ${all.length} in all`);
+    const fields = Object.fromEntries((first.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
+    const side = (s: string) => all.filter((e) => e.side === s);
+    const kr = (s: string) =>
+      side(s)
+        .reduce((sum, e) => sum + e.price, 0)
+        .toLocaleString('en-US');
+    expect(fields['Bought']).toBe(
+      `${side('buy').length} skin${side('buy').length === 1 ? '' : 's'} · ${kr('buy')} KR`,
+    );
+    expect(fields['Sold']).toBe(
+      `${side('sell').length} skin${side('sell').length === 1 ? '' : 's'} · ${kr('sell')} KR`,
+    );
+    expect(buttonLabelled(first, 'Next ▶').disabled).toBe(false);
+  });
+});

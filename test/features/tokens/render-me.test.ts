@@ -140,7 +140,22 @@ describe('extreme inputs', () => {
       expectSafe(renderRankedProfileRegion(t, { region: 9 }), PRIVATE);
       expectSafe(renderMatchHistory(t, matches, 4, longNames), PRIVATE);
     }
-    expect(renderOwnListings(en, listings, skinName).embeds![0]!.footer?.text).toBe('25 of 80 shown.');
+    expect(renderOwnListings(en, listings, skinName).embeds![0]!.footer?.text).toBe(
+      'Page 1 of 4 · 80 in all',
+    );
+    const last = renderOwnListings(en, listings, skinName, undefined, 9).embeds![0]!;
+    expect(last.footer?.text).toBe('Page 4 of 4 · 80 in all');
+    expect(last.description?.split('\n')).toHaveLength(5);
+    // 100 entries read and a cursor left: the latest, and so said.
+    const read = renderMarketHistory(en, history, longNames).embeds![0]!;
+    expect(read.footer?.text).toBe('Page 1 of 4 · the latest 100; older ones are in the game');
+    expect(read.fields).toEqual([
+      { name: 'Bought', value: '0 skins · 0 KR', inline: true },
+      { name: 'Sold', value: '100 skins · 500 KR', inline: true },
+    ]);
+    const one = renderMarketHistory(en, { entries: [{ market_id: '1', price: 20, side: 'buy' }] }, skinName);
+    expect(one.embeds![0]!.fields?.[0]?.value).toBe('1 skin · 20 KR');
+    expect(one.embeds![0]!.footer?.text).toBe('Page 1 of 1 · 1 in all');
     expect(renderTrades(en, trades, 1, () => undefined).embeds![0]!.fields![0]!.value).toContain(
       'and 32 more',
     );

@@ -92,7 +92,7 @@ describe('turf clan contributions per map', () => {
       { mapId: 2, players: players([['Ann', 7, 3, 1]]) },
     ]);
     expect(requireField(embedOf(payload), 'Top contributors · Day 255 (Nov 27)')).toBe(
-      '1. **Ann** · 17 pts · 4 kills / 3 deaths\n2. **Bob** · 5 pts · 0 kills / 0 deaths',
+      '1. **Ann** · 17 pts · 4 K / 3 D\n2. **Bob** · 5 pts · 0 K / 0 D',
     );
   });
 

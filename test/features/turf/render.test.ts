@@ -52,7 +52,7 @@ describe('turf status', () => {
       const value = requireField(embed, `${map.owner ? '👑' : '🏳️'} ${mapLabel(en, map.map_id)}`);
       const rows = value.split('\n');
       expect(rows[0]).toBe(
-        map.owner ? `👑 Held by **${escaped(map.owner.clan_name)}**` : 'Nobody holds this map today.',
+        map.owner ? `Held by **${escaped(map.owner.clan_name)}**` : 'Nobody holds this map today.',
       );
       expect(rows.slice(1)).toHaveLength(Math.min(5, map.top_clans?.length ?? 0) || 1);
       const top = map.top_clans?.[0];
@@ -126,8 +126,9 @@ describe('turf clan', () => {
     const maps = requireField(embed, 'Maps held').split('\n');
     expect(maps).toEqual((view.clan.maps_owned ?? []).map((id) => `👑 ${mapLabel(en, id)}`));
     const earnings = requireField(embed, 'Earnings (recent days)').split('\n');
-    expect(earnings).toHaveLength(Math.min(RECENT_DAYS, view.earnings.days.length));
-    const newest = [...view.earnings.days].sort((a, b) => b.day - a.day)[0]!;
+    const paid = view.earnings.days.filter((d) => (d.kr ?? 0) > 0);
+    expect(earnings).toHaveLength(Math.min(RECENT_DAYS, paid.length));
+    const newest = [...paid].sort((a, b) => b.day - a.day)[0]!;
     expect(earnings[0]).toBe(
       `Day ${newest.day} (${dayDate(en, newest.day)}) · **${en.n(newest.kr ?? 0)}** KR`,
     );
@@ -140,6 +141,41 @@ describe('turf clan', () => {
       `1. **${escaped(best.player_name ?? '')}** · ${en.n(best.points ?? 0)} pts`,
     );
     expect(embed.footer?.text).toBe(`Clan #${view.clan.clan_id}`);
+  });
+
+  it('shows one crown a held map, and no line for a day that paid nothing', () => {
+    const status = renderTurfStatus(en, {
+      status: TurfStatusSchema.parse({
+        maps: [{ map_id: 0, owner: { clan_id: 1, clan_name: 'APEX' }, top_clans: [] }],
+      }),
+      now: NOW,
+    });
+    const field = embedOf(status).fields?.[0];
+    expect(`${field?.name}\n${field?.value}`.match(/👑/g)).toHaveLength(1);
+
+    const payload = renderTurfClan(en, {
+      clan: TurfClanSchema.parse({ clan_id: 9, clan_name: 'C', position: 3, points: 10, maps_owned: [] }),
+      earnings: TurfClanEarningsSchema.parse({
+        clan_id: 9,
+        days: [
+          { day: TODAY - 1, kr: 0 },
+          { day: TODAY - 2, kr: 250 },
+          { day: TODAY - 3, kr: 0 },
+        ],
+      }),
+      players: TurfClanPlayersSchema.parse({ clan_id: 9, players: [] }),
+      now: NOW,
+    });
+    expect(requireField(embedOf(payload), 'Earnings (recent days)')).toBe(
+      `Day ${TODAY - 2} (${dayDate(en, TODAY - 2)}) · **250** KR`,
+    );
+    const none = renderTurfClan(en, {
+      clan: TurfClanSchema.parse({ clan_id: 9, clan_name: 'C', position: 3, points: 10, maps_owned: [] }),
+      earnings: TurfClanEarningsSchema.parse({ clan_id: 9, days: [{ day: TODAY - 1, kr: 0 }] }),
+      players: TurfClanPlayersSchema.parse({ clan_id: 9, players: [] }),
+      now: NOW,
+    });
+    expect(requireField(embedOf(none), 'Earnings (recent days)')).toBe('No earnings this season yet.');
   });
 
   it('renders the sample clan (info colour when it holds nothing) and in German', async () => {
@@ -227,9 +263,8 @@ describe('turf player', () => {
     expect(requireField(embed, 'Points this season')).toBe(en.n(points));
     const summary = summarizeContributions(view.contributions.contributions);
     expect(requireField(embed, 'Per map').split('\n')).toHaveLength(summary.maps.length);
-    expect(requireField(embed, 'Recent days').split('\n')).toHaveLength(
-      Math.min(RECENT_DAYS, summary.days.length),
-    );
+    const scored = summary.days.filter((d) => d.points > 0 || d.kills > 0);
+    expect(requireField(embed, 'Recent days').split('\n')).toHaveLength(Math.min(RECENT_DAYS, scored.length));
     expect(requireField(embed, 'Recent days').split('\n')[0]).toContain(`Day ${TODAY} (May 20)`);
     const earned = view.earnings.earnings.reduce((sum, e) => sum + (e.kr ?? 0), 0);
     expect(requireField(embed, 'Earned this season')).toBe(`${en.n(earned)} KR`);
@@ -278,6 +313,32 @@ describe('turf player', () => {
     expect(requireField(embed, 'Per map')).toBe('No turf contributions this season.');
     expect(requireField(embed, 'Earned this season')).toBe('0 KR');
     expect(requireField(embed, 'Days played')).toBe('0');
+  });
+
+  it('leaves out days on which the player scored nothing and was paid nothing', () => {
+    const payload = renderTurfPlayer(en, {
+      player: TurfPlayerSchema.parse({ player_id: 5, player_name: 'P', clan_id: 1, clan_name: 'C' }),
+      contributions: TurfPlayerContributionsSchema.parse({
+        player_id: 5,
+        contributions: [
+          { day: 60, map_id: 0, points: 0, kills: 0 },
+          { day: 61, map_id: 0, points: 45, kills: 6 },
+          { day: 62, map_id: 2, points: 0, kills: 0 },
+        ],
+      }),
+      earnings: TurfPlayerEarningsSchema.parse({
+        player_id: 5,
+        earnings: [
+          { day: 61, kr: 0 },
+          { day: 60, kr: 30 },
+        ],
+      }),
+      now: NOW,
+    });
+    const embed = embedOf(payload);
+    expect(requireField(embed, 'Recent days')).toBe(`Day 61 (${dayDate(en, 61)}) · 45 pts · 6 K`);
+    expect(requireField(embed, 'Days played')).toBe('1');
+    expect(requireField(embed, 'Earnings (recent days)')).toBe(`Day 60 (${dayDate(en, 60)}) · **30** KR`);
   });
 });
 

@@ -51,9 +51,9 @@ function standingLine(t: Translator, digest: Digest): string {
   const points = num(t, digest.points);
   if (digest.points === undefined || digest.points === 0) return t.t('digest:post.noPoints');
   if (typeof digest.position === 'number')
-    return t.t('digest:post.position', { position: num(t, digest.position), points });
-  if (digest.position === null) return t.t('digest:post.outside', { points });
-  return t.t('digest:post.points', { points });
+    return t.t('digest:post.position', { count: digest.points, position: num(t, digest.position), points });
+  if (digest.position === null) return t.t('digest:post.outside', { count: digest.points, points });
+  return t.t('digest:post.points', { count: digest.points, points });
 }
 
 function contributorsField(t: Translator, digest: Digest): APIEmbedField {
@@ -61,6 +61,7 @@ function contributorsField(t: Translator, digest: Digest): APIEmbedField {
     return field(t.t('digest:post.contributors'), t.t('digest:post.noContributors'), false);
   const lines = digest.contributors.map((c, index) =>
     t.t('digest:post.contributor', {
+      count: c.points ?? 0,
       rank: num(t, index + 1),
       name: text(c.name, NAME_MAX),
       points: num(t, c.points),
@@ -69,7 +70,7 @@ function contributorsField(t: Translator, digest: Digest): APIEmbedField {
     }),
   );
   const extra = Math.max(0, digest.played - digest.contributors.length);
-  const more = (left: number) => t.t('digest:post.more', { count: num(t, left) });
+  const more = (left: number) => t.t('digest:post.more', { n: num(t, left) });
   return field(
     t.t('digest:post.contributors'),
     within(lines, DiscordLimits.fieldValue, '\n', more, extra),
@@ -80,12 +81,12 @@ function contributorsField(t: Translator, digest: Digest): APIEmbedField {
 function payoutsField(t: Translator, digest: Digest): APIEmbedField {
   const name = t.t('digest:post.payouts');
   if (digest.payouts.length === 0) return field(name, t.t('digest:post.noPayouts'), false);
-  const summary = t.t('digest:post.paidTotal', { count: num(t, digest.paid), kr: num(t, digest.paidKr) });
+  const summary = t.t('digest:post.paidTotal', { n: num(t, digest.paid), kr: num(t, digest.paidKr) });
   const lines = digest.payouts.map((p) =>
     t.t('digest:post.payout', { name: text(p.name, NAME_MAX), kr: num(t, p.kr) }),
   );
   const extra = Math.max(0, digest.paid - digest.payouts.length);
-  const more = (left: number) => t.t('digest:post.more', { count: num(t, left) });
+  const more = (left: number) => t.t('digest:post.more', { n: num(t, left) });
   const room = DiscordLimits.fieldValue - textLength(summary) - 1;
   return field(name, `${within(lines, room, '\n', more, extra)}\n${summary}`, false);
 }
@@ -93,9 +94,9 @@ function payoutsField(t: Translator, digest: Digest): APIEmbedField {
 function idleField(t: Translator, idle: NonNullable<Digest['idle']>): APIEmbedField {
   const name = t.t('digest:post.idle');
   if (idle.count === 0) return field(name, t.t('digest:post.noIdle'), false);
-  const summary = t.t('digest:post.idleSummary', { count: num(t, idle.count), roster: num(t, idle.roster) });
+  const summary = t.t('digest:post.idleSummary', { n: num(t, idle.count), roster: num(t, idle.roster) });
   const names = idle.names.map((n) => text(n, NAME_MAX));
-  const more = (left: number) => t.t('digest:post.more', { count: num(t, left) });
+  const more = (left: number) => t.t('digest:post.more', { n: num(t, left) });
   const room = DiscordLimits.fieldValue - textLength(summary) - 1;
   const extra = Math.max(0, idle.count - idle.names.length);
   return field(name, `${summary}\n${within(names, room, ', ', more, extra)}`, false);

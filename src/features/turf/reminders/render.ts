@@ -25,7 +25,7 @@ function mapStandingLine(t: Translator, map: MapStanding): string {
   if (!leader) return t.t('remind:post.nobodyYet');
   const leaderName = text(leader.name, NAME_MAX);
   const leaderPoints = num(t, leader.points);
-  if (leader.own) return t.t('remind:post.leading', { points: leaderPoints });
+  if (leader.own) return t.t('remind:post.leading', { count: leader.points ?? 0, points: leaderPoints });
   if (map.position === null) {
     // Missing from a full board: somewhere below it; from a shorter one (every clan with points): none.
     return (map.rows ?? 0) >= TURF_BOARD_ROWS
@@ -35,6 +35,7 @@ function mapStandingLine(t: Translator, map: MapStanding): string {
   if (map.position === undefined || map.points === undefined) return t.t('remind:post.unknown');
   const behind = leader.points === undefined ? undefined : Math.max(0, leader.points - map.points);
   return t.t('remind:post.behind', {
+    count: map.points,
     position: num(t, map.position),
     points: num(t, map.points),
     behind: num(t, behind),
@@ -62,6 +63,7 @@ function overallLine(t: Translator, reminder: Reminder): string | undefined {
     );
   if (reminder.position === undefined) return undefined;
   return t.t('remind:post.overall', {
+    count: reminder.points ?? 0,
     position: num(t, reminder.position),
     points: num(t, reminder.points),
   });
@@ -144,7 +146,7 @@ function lastLine(t: Translator, last: ReminderRun | undefined): string {
 
 /** `/remind list`: the server's reminders, with their last post and, for a stopped one, why. */
 export function renderReminderList(t: Translator, views: readonly ReminderView[], max: number): ReplyPayload {
-  const title = t.t('remind:list.title', { count: num(t, views.length), max: num(t, max) });
+  const title = t.t('remind:list.title', { n: num(t, views.length), max: num(t, max) });
   if (views.length === 0) {
     return {
       ephemeral: true,

@@ -55,10 +55,10 @@ describe('recruitment board', () => {
     expectSafe(payload);
     const lines = descriptionLines(payload);
     expect(lines[0]).toBe('Region: Europe · language: German');
-    expect(lines[2]).toBe('**#11** **Clan1** · Asia · English · 3 members');
-    expect(lines[3]).toBe('**#12** **Clan2** · Europe · German · 4 members');
-    expect(lines[4]).toBe('**#13** **Clan3** · North America · xx-invalid-code! · 5 members');
-    expect(lines[5]).toBe('**#14** **Clan4** · Unknown region 9 · Portuguese · 6 members');
+    expect(lines[2]).toBe('**#11** **Clan1** · Asia · English · 👥 3');
+    expect(lines[3]).toBe('**#12** **Clan2** · Europe · German · 👥 4');
+    expect(lines[4]).toBe('**#13** **Clan3** · North America · xx-invalid-code! · 👥 5');
+    expect(lines[5]).toBe('**#14** **Clan4** · Unknown region 9 · Portuguese · 👥 6');
     const all = buttons(payload);
     // Two rows of five clans, then the pager.
     expect(payload.components?.map((row) => row.components.length)).toEqual([5, 5, 3]);

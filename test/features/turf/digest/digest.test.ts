@@ -83,7 +83,7 @@ describe('the daily turf digest', () => {
     expect(english.fields?.[0]?.name).toBe('Top contributors');
     expect(english.fields?.[0]?.value.split('\n')[0]).toBe(
       `1. **${escapeMarkdown(best.player_name!)}**: ${best.points!.toLocaleString('en-US')} points · ` +
-        `${best.kills!.toLocaleString('en-US')} kills / ${best.deaths!.toLocaleString('en-US')} deaths`,
+        `${best.kills!.toLocaleString('en-US')} K / ${best.deaths!.toLocaleString('en-US')} D`,
     );
     expect(english.description).toContain(
       (kr ?? 0) > 0 ? `Earned **${kr!.toLocaleString('en-US')} KR**.` : 'No KR earned.',

@@ -27,7 +27,7 @@ describe('renderTurfDigest', () => {
     expect(en.title).toBe('Vortex: turf day 249 (Nov 21)');
     expect(en.description).toBe('Place **3** of the day with **12,345** points.\nEarned **4,500 KR**.');
     expect(en.fields?.map((f) => f.value)).toEqual([
-      '1. **Ace**: 900 points · 40 kills / 12 deaths',
+      '1. **Ace**: 900 points · 40 K / 12 D',
       '**Ace**: 4,500 KR\nPlayers paid: 1 · 4,500 KR in all',
     ]);
     const de = embedOf(renderTurfDigest(translators.de, { digest: base, idle: false }));
