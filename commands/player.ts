@@ -2,7 +2,7 @@ import { nameOption, pageOption, parsePage, playerOption, wholeNumber } from '..
 import { ApplicationCommandOptionType } from 'discord.js';
 import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
-import type { InventorySort } from '../src/features/players/inventory.ts';
+import { readInventoryValue, type InventorySort } from '../src/features/players/inventory.ts';
 import { inventoryMarketData } from '../src/features/market/inventory.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
 import { suggestPlayersOnNotFound } from '../src/search/not-found.ts';
@@ -104,6 +104,7 @@ async function showProfile(
   ctx.services.names.remember('clan', profile.clan);
   const menuId = playerIds.section(profile.player_name, ctx.now);
   const changes = section === 'overview' ? await changesOf(ctx, profile) : [];
+  const inventory = section === 'overview' ? await readInventoryValue(ctx, profile.player_name) : undefined;
   // The ranked chart's line over time: the standings kept over the last 30 days.
   const rankedHistory =
     section === 'ranked'
@@ -113,7 +114,7 @@ async function showProfile(
       : undefined;
   const past = pastTimes(ctx.now, ctx.services.log);
   await ctx.send(
-    renderProfile(ctx.t, { profile, section, menuId, changes, rankedHistory, now: ctx.now, past }),
+    renderProfile(ctx.t, { profile, section, menuId, changes, rankedHistory, now: ctx.now, past, inventory }),
   );
 }
 

@@ -62,9 +62,25 @@ describe('/player matches', () => {
       expect(row.components.length).toBeLessThanOrEqual(5);
     }
     expect(list.components.length).toBeLessThanOrEqual(5);
-    const ids = lines.map((line) => /`(\d+)`$/.exec(line)?.[1]);
-    expect(buttons.map((b) => decodeComponentId(b.custom_id)?.args[0])).toEqual(ids.slice(0, buttons.length));
-    expect(buttons[0]?.label).toContain(ids[0]!);
+    const ids = buttons.map((b) => decodeComponentId(b.custom_id)?.args[0] ?? '');
+    expect(ids.every((id) => /^\d+$/.test(id))).toBe(true);
+    // No raw id anywhere a player reads: each button says its result, map and date, and the text has no ids.
+    const text = JSON.stringify(list.embeds);
+    for (const [i, button] of buttons.entries()) {
+      expect(button.label).not.toContain(ids[i]!);
+      expect(text).not.toContain(ids[i]!);
+      expect(button.label!.length).toBeLessThanOrEqual(80);
+      expect(button.label).toMatch(
+        /^(🟩 Win|🟥 Loss|⬜ Draw|▫️ Result unknown) · .+ · [A-Z][a-z]{2} \d{1,2}$/,
+      );
+      const mapName = button.label!.split(' · ')[1]!;
+      expect([...official.values()]).toContain(mapName);
+      // The button and its line are the same match, in the same order.
+      expect(lines[i]).toContain(`· ${mapName} ·`);
+    }
+    // K/D is labelled; the footer says what is listed, in which order, and the page.
+    for (const line of lines) expect(line).toMatch(/ · K\/D \d+\/\d+ · /);
+    expect(list.embeds[0]?.footer?.text).toBe('All seasons, newest first · page 1');
 
     // The next page names its maps from the cached list: no second /maps request.
     const next = allButtons(list).find((b) => b.label === 'Next ▶')!;
