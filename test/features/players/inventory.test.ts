@@ -98,7 +98,7 @@ describe('inventory', () => {
     const fields = Object.fromEntries((embed?.fields ?? []).map((f) => [f.name, f.value]));
     expect(fields['Without a price']).toBe('1 skin');
     expect(fields['Inventory value']).toBe('0 KR');
-    expect(embed?.footer?.text?.split('\n')[0]).toBe('1 kind · 1 item (listed items not counted)');
+    expect(embed?.footer?.text.split('\n')[0]).toBe('1 kind · 1 item (listed items not counted)');
     const ru = renderInventory(
       translators.ru,
       'Solo',

@@ -216,7 +216,7 @@ describe('match id', () => {
 describe('match buttons of /player matches', () => {
   it('label each match by result, map and date within 80 characters, never by its id', () => {
     const id = '9007199256255972';
-    const longName = `${'Parkour Paradise '.repeat(10)}`.trim();
+    const longName = 'Parkour Paradise '.repeat(10).trim();
     const page = {
       page: 1,
       per_page: 10,
