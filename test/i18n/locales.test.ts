@@ -21,6 +21,20 @@ function leaves(value: unknown, prefix = ''): Map<string, string> {
   return out;
 }
 
+/**
+ * A plural key (`unpriced_one`, `unpriced_few`) stands for its base: each language has the plural categories
+ * it needs (pl and ru four, en two), so keys are compared by base, each form against en-US's `_other`.
+ */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+function byBase(texts: Map<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, text] of texts) {
+    const base = key.replace(PLURAL, '_#');
+    if (!PLURAL.test(key) || key.endsWith('_other') || !out.has(base)) out.set(base, text);
+  }
+  return out;
+}
+
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 describe('locale files', () => {
@@ -34,8 +48,8 @@ describe('locale files', () => {
       const theirs = resources[locale] ?? {};
       expect(Object.keys(theirs).sort()).toEqual(Object.keys(english).sort());
       for (const [namespace, content] of Object.entries(english)) {
-        const ours = leaves(content);
-        const translated = leaves(theirs[namespace]);
+        const ours = byBase(leaves(content));
+        const translated = byBase(leaves(theirs[namespace]));
         expect([...translated.keys()].sort(), `${locale}/${namespace}.json keys`).toEqual(
           [...ours.keys()].sort(),
         );
