@@ -2,7 +2,7 @@ import { nameOption, pageOption, parsePage, playerOption, wholeNumber } from '..
 import { ApplicationCommandOptionType } from 'discord.js';
 import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
-import type { InventorySort } from '../src/features/players/inventory.ts';
+import { readInventoryValue, type InventorySort } from '../src/features/players/inventory.ts';
 import { inventoryMarketData } from '../src/features/market/inventory.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
 import { nameFound, suggestPlayersOnNotFound } from '../src/search/not-found.ts';
@@ -17,6 +17,7 @@ import {
   type Snapshot,
 } from '../src/players/stats.ts';
 import { changeFields, renderCompare, renderHistory } from '../src/features/history/render.ts';
+import { readRecentMatches } from '../src/features/history/matches.ts';
 import { pastTimes } from '../src/render/common.ts';
 import { officialMapNames } from '../src/features/maps/official.ts';
 import { OPEN_MATCH_BUTTON } from '../src/features/players/matches.ts';
@@ -105,6 +106,7 @@ async function showProfile(
   ctx.services.names.remember('clan', profile.clan);
   const menuId = playerIds.section(profile.player_name, ctx.now);
   const changes = section === 'overview' ? await changesOf(ctx, profile) : [];
+  const inventory = section === 'overview' ? await readInventoryValue(ctx, profile.player_name) : undefined;
   // The ranked chart's line over time: the standings kept over the last 30 days.
   const rankedHistory =
     section === 'ranked'
@@ -114,18 +116,37 @@ async function showProfile(
       : undefined;
   const past = pastTimes(ctx.now, ctx.services.log);
   await ctx.send(
-    await renderProfile(ctx.t, { profile, section, menuId, changes, rankedHistory, now: ctx.now, past }),
+    await renderProfile(ctx.t, {
+      profile,
+      section,
+      menuId,
+      changes,
+      rankedHistory,
+      now: ctx.now,
+      past,
+      inventory,
+    }),
   );
 }
 
-/** "Since yesterday" and "since last week" beside the headline numbers, from the snapshots kept. */
+/**
+ * "Since yesterday" and "since last week" beside the headline numbers, from the snapshots kept; without
+ * them, the change since the bot first saw the player today and the ranked matches of the match history.
+ */
 async function changesOf(ctx: CommandContext | ComponentContext, profile: PlayerProfile) {
   const snapshots = ctx.services.records.players.snapshots;
   const [day, week] = await Promise.all([
     snapshots.near(profile.player_id, ctx.now - DAY_MS, 6 * HOUR_MS),
     snapshots.near(profile.player_id, ctx.now - 7 * DAY_MS, DAY_MS),
   ]);
-  return changeFields(ctx.t, statsOf(profile), { day, week });
+  if (day && week) return changeFields(ctx.t, statsOf(profile), { day, week });
+  const [today, recent] = await Promise.all([
+    day || week ? [] : snapshots.history(profile.player_id, ctx.now - DAY_MS),
+    readRecentMatches(ctx, profile.player_name),
+  ]);
+  const earliest = today.find((point) => point.at < ctx.now - HOUR_MS);
+  const ranked = recent && { ...recent, now: ctx.now };
+  return changeFields(ctx.t, statsOf(profile), { day, week, earliest }, ranked);
 }
 
 /** The player's points over the last `days` days, ending with the profile just read. */
@@ -147,9 +168,19 @@ async function historyOf(ctx: CommandContext, profile: PlayerProfile, days: numb
 async function showHistory(ctx: CommandContext, playerName: string, stat: HistoryStat, days: number) {
   const profile = await ctx.load('player', { playerName });
   ctx.services.names.remember('player', profile.player_name);
-  const points = await historyOf(ctx, profile, days);
+  const [points, recent] = await Promise.all([
+    historyOf(ctx, profile, days),
+    readRecentMatches(ctx, profile.player_name),
+  ]);
   await ctx.send(
-    await renderHistory(ctx.t, { playerName: profile.player_name, stat, days, points, now: ctx.now }),
+    await renderHistory(ctx.t, {
+      playerName: profile.player_name,
+      stat,
+      days,
+      points,
+      now: ctx.now,
+      matches: recent?.readings,
+    }),
   );
 }
 
@@ -161,11 +192,16 @@ async function showCompare(ctx: CommandContext, first: string, second: string) {
   ]);
   for (const profile of [a, b]) ctx.services.names.remember('player', profile.player_name);
   const [historyA, historyB] = await Promise.all([historyOf(ctx, a, 30), historyOf(ctx, b, 30)]);
+  // The match histories draw the chart only until both players have two measured points.
+  const fromMatches = historyA.length < 2 || historyB.length < 2;
+  const [matchesA, matchesB] = fromMatches
+    ? await Promise.all([readRecentMatches(ctx, a.player_name), readRecentMatches(ctx, b.player_name)])
+    : [undefined, undefined];
   await ctx.send(
     await renderCompare(
       ctx.t,
-      { playerName: a.player_name, stats: statsOf(a), history: historyA },
-      { playerName: b.player_name, stats: statsOf(b), history: historyB },
+      { playerName: a.player_name, stats: statsOf(a), history: historyA, matches: matchesA?.readings },
+      { playerName: b.player_name, stats: statsOf(b), history: historyB, matches: matchesB?.readings },
       ctx.now,
     ),
   );

@@ -11,7 +11,7 @@ import {
   statValue,
   type HistoryStat,
 } from '../src/players/stats.ts';
-import { renderServerLeaderboard, type LeaderboardRow } from '../src/features/history/render.ts';
+import { renderServerLeaderboard, type LeaderboardRow } from '../src/features/history/server-board.ts';
 
 export const SERVER_LEADERBOARD_PAGE = 10;
 

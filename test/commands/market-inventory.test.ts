@@ -36,6 +36,29 @@ function richestHolder(): string {
 }
 
 describe('/player inventory', () => {
+  it('gives the profile the same inventory value, in KR, as /player inventory totals', async () => {
+    const { world } = fixture;
+    await fixture.start({ commands: true });
+    const name = richestHolder();
+    const profile = await api<{ inventory?: number }>(`/api/player/${encodeURIComponent(name)}`);
+    const run = (sub: string) =>
+      world.discord
+        .invokeCommand({
+          name: 'player',
+          guildId: world.guildId,
+          options: commandOptions('player', sub, { name }),
+        })
+        .final();
+    const [shown, listed] = [await run('profile'), await run('inventory')];
+    const valueOf = (reply: typeof shown) =>
+      reply.embeds[0]?.fields?.find((f) => f.name === 'Inventory value')?.value;
+    expect(valueOf(shown)).toMatch(/^[\d,]+ KR$/);
+    expect(valueOf(shown)).toBe(valueOf(listed));
+    // Not the profile's own unitless `inventory` field, which the sandbox (like the spec) defines otherwise.
+    expect(profile.inventory).toBeDefined();
+    expect(valueOf(shown)).not.toBe(`${(profile.inventory ?? 0).toLocaleString('en-US')} KR`);
+  });
+
   it('pages through every skin with its value and the total, and re-sorts by count with a button', async () => {
     const { world } = fixture;
     await fixture.start({ commands: true });
@@ -55,8 +78,9 @@ describe('/player inventory', () => {
     const embed = reply.embeds[0];
     expect(embed?.title).toBe(`Inventory of ${name}`);
     const fields = Object.fromEntries((embed?.fields ?? []).map((f) => [f.name, f.value]));
-    expect(fields['Total value']).toBe(`${total.toLocaleString('en-US')} KR`);
+    expect(fields['Inventory value']).toBe(`${total.toLocaleString('en-US')} KR`);
     expect(fields['Sorted by']).toBe('Value');
+    expect(embed?.footer?.text).toContain('At the game’s item prices');
     const lines = embed?.description?.split('\n') ?? [];
     expect(lines.length).toBe(Math.min(15, items.length));
     // Rarity names come from the skin list.

@@ -76,7 +76,8 @@ import {
   renderTracked,
   renderUntracked,
 } from '../../src/features/tracking/render.ts';
-import { renderCompare, renderHistory, renderServerLeaderboard } from '../../src/features/history/render.ts';
+import { renderCompare, renderHistory } from '../../src/features/history/render.ts';
+import { renderServerLeaderboard } from '../../src/features/history/server-board.ts';
 import type { Snapshot, SnapshotStats } from '../../src/players/stats.ts';
 import {
   renderRoleRules,

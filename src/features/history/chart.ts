@@ -1,14 +1,18 @@
 import { truncate } from '../../render/text.ts';
+import { dayFormatter, hourFormatter, linear, valueFormatter } from '../../render/chart/axis.ts';
 import {
-  dayFormatter,
-  hourFormatter,
-  linear,
-  niceTicks,
-  tickFormatter,
-  valueFormatter,
-  type Ticks,
-} from '../../render/chart/axis.ts';
-import { inRange, MAX_CHART_VALUE, MAX_TIME } from '../../render/chart/bounds.ts';
+  clamp,
+  HOUR_LABELS_UP_TO,
+  MAX_DECIMALS,
+  pointsInSpan,
+  spanOf,
+  thin,
+  tickLabels,
+  timeLabels,
+  valueTicks,
+  type HistoryPoint,
+  type Span,
+} from './chart-data.ts';
 import { measureText } from '../../render/chart/font.ts';
 import {
   background,
@@ -25,16 +29,25 @@ import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from '../../re
 import { element, line, num, rect, svgDocument, text } from '../../render/chart/svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from '../../render/chart/theme.ts';
 
-export interface HistoryPoint {
-  /** When the value was read, milliseconds since the epoch. */
-  at: number;
-  value: number;
-}
+export type { HistoryPoint };
 
 export interface HistorySeries {
   /** A player name: any script, any length, possibly markup. */
   label: string;
   points: readonly HistoryPoint[];
+  /**
+   * Where the values come from: `measured` (the snapshots the bot keeps, a solid line; the default) or
+   * `matches` (one value per ranked match of the match history, a dashed line, always named in the legend).
+   */
+  source?: 'measured' | 'matches' | undefined;
+}
+
+export type MatchResult = 'win' | 'loss' | 'draw';
+
+/** One ranked match's result, for the strip along the bottom of the plot. */
+export interface MatchResultMark {
+  at: number;
+  result: MatchResult;
 }
 
 export interface HistoryChartInput {
@@ -47,44 +60,43 @@ export interface HistoryChartInput {
   locale: string;
   /** Decimals of the values (2 for a ratio, 0 for a count), kept within 0..3. */
   decimals: number;
+  /** Results of ranked matches (a win/loss strip); at most {@link MAX_RESULTS} inside the span are drawn. */
+  results?: readonly MatchResultMark[] | undefined;
   labels: {
     noData: string;
+    /** The alt text's words for the strip: "3 wins, 1 loss" (only read when there are results). */
+    results?: ((counts: Readonly<Record<MatchResult, number>>) => string) | undefined;
     /** The note of a chart that left `count` points out (not finite, out of range). */
     outOfRange: (count: number) => string;
   };
 }
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
-const MIN_SPAN = HOUR_MS;
-const MAX_SPAN = 400 * DAY_MS;
 const MAX_SERIES = 2;
 // More points than the plot has pixels across make no better line, only a slower render.
 const MAX_DRAWN = 1_000;
 // Beyond this many points markers touch one another, and outlined they hatch the line.
 const MAX_MARKERS = 250;
-const MAX_DECIMALS = 3;
-const Y_INTERVALS = 5;
 const PLOT_TOP = 92;
 const PLOT_BOTTOM = CHART_HEIGHT - 44;
 // Points at either end of the span stay on the plot with their whole marker.
 const INSET = 8;
-const MAX_TIME_LABELS = 8;
-const HOUR_LABELS_UP_TO = 2 * DAY_MS;
-const HOUR_STEPS = [0.25, 0.5, 1, 2, 3, 4, 6, 12].map((hours) => hours * HOUR_MS);
-const DAY_STEPS = [1, 2, 3, 5, 7, 14, 30, 60, 90].map((days) => days * DAY_MS);
 const SERIES_COLORS = [Colors.player, Colors.rival] as const;
+const MAX_RESULTS = 200;
+// The band at the bottom of the plot that the results strip takes (the values are drawn above it).
+const STRIP_ROOM = 18;
+const RESULT_COLORS: Readonly<Record<MatchResult, string>> = {
+  win: Colors.wins,
+  loss: Colors.losses,
+  draw: Colors.muted,
+};
 // A name in the alt text is cut to this, so that two long names leave room for the numbers.
 const ALT_LABEL_MAX = 100;
-
-interface Span {
-  start: number;
-  end: number;
-}
 
 interface Plotted {
   label: string;
   color: string;
+  /** From the match history: drawn dashed. */
+  dashed: boolean;
   /** Every finite point inside the span, oldest first. */
   points: HistoryPoint[];
   /** `points`, thinned evenly to at most {@link MAX_DRAWN}. */
@@ -93,97 +105,15 @@ interface Plotted {
   dropped: number;
 }
 
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
-}
-
-/** The x axis: ends on `to` (or `from` plus an hour), at least an hour and at most 400 days long. */
-function spanOf(from: number, to: number): Span {
-  const wantedEnd = Number.isFinite(to) ? to : Number.isFinite(from) ? from + MIN_SPAN : 0;
-  const end = clamp(wantedEnd, MAX_SPAN - MAX_TIME, MAX_TIME);
-  const width = Number.isFinite(from) ? clamp(end - from, MIN_SPAN, MAX_SPAN) : MIN_SPAN;
-  return { start: end - width, end };
-}
-
-function pointsInSpan(
-  points: readonly HistoryPoint[],
-  span: Span,
-): { points: HistoryPoint[]; dropped: number } {
-  const kept: HistoryPoint[] = [];
-  let dropped = 0;
-  for (const { at, value } of points) {
-    if (!Number.isFinite(at)) {
-      dropped += 1;
-      continue;
-    }
-    if (!(at >= span.start && at <= span.end)) continue;
-    // No stat comes near 1e12; beyond it a value is garbage, and the tick arithmetic could overflow.
-    if (!inRange(value, -MAX_CHART_VALUE, MAX_CHART_VALUE)) {
-      dropped += 1;
-      continue;
-    }
-    kept.push({ at, value });
+/** The results inside the span with a drawable time and a known result, oldest first, at most {@link MAX_RESULTS}. */
+function resultsInSpan(results: readonly MatchResultMark[], span: Span): MatchResultMark[] {
+  const kept: MatchResultMark[] = [];
+  for (const mark of results.slice(0, 10 * MAX_RESULTS)) {
+    if (!Number.isFinite(mark.at) || !(mark.at >= span.start && mark.at <= span.end)) continue;
+    if (!Object.hasOwn(RESULT_COLORS, mark.result)) continue;
+    kept.push({ at: mark.at, result: mark.result });
   }
-  return { points: kept.sort((a, b) => a.at - b.at), dropped };
-}
-
-/** At most `max` of `points`, evenly spaced by index, the first and the last always among them. */
-function thin(points: readonly HistoryPoint[], max: number): HistoryPoint[] {
-  if (points.length <= max) return [...points];
-  const stride = (points.length - 1) / (max - 1);
-  const kept: HistoryPoint[] = [];
-  for (let i = 0; i < max; i++) {
-    const point = points[Math.round(i * stride)];
-    if (point !== undefined) kept.push(point);
-  }
-  return kept;
-}
-
-/**
- * Ticks around the data rather than from zero, so that a K/D wandering about 1.4 fills the plot; a range
- * narrower than `decimals` can show is widened, so that no two ticks read the same.
- */
-function valueTicks(low: number, high: number, decimals: number): Ticks {
-  const narrowest = 10 ** -decimals * Y_INTERVALS;
-  if (high - low >= narrowest) return niceTicks(low, high, Y_INTERVALS);
-  const middle = (low + high) / 2;
-  let from = middle - narrowest / 2;
-  if (low >= 0 && from < 0) from = 0;
-  return niceTicks(from, from + narrowest, Y_INTERVALS);
-}
-
-/** Tick labels, compact where the values are large unless that makes two of them alike (`1.2M`, `1.2M`). */
-function tickLabels(locale: string, ticks: Ticks): string[] {
-  const compact = ticks.values.map(tickFormatter(locale, ticks));
-  if (new Set(compact).size === compact.length) return compact;
-  return ticks.values.map(valueFormatter(locale, MAX_DECIMALS));
-}
-
-interface TimeLabel {
-  at: number;
-  label: string;
-}
-
-/**
- * Round times across the span, at most {@link MAX_TIME_LABELS}: hours (midnight named by its day) up to two
- * days, days beyond.
- */
-function timeLabels(span: Span, locale: string): TimeLabel[] {
-  const width = span.end - span.start;
-  const hourly = width <= HOUR_LABELS_UP_TO;
-  const fits = (step: number): boolean => Math.floor(width / step) + 1 <= MAX_TIME_LABELS;
-  const step =
-    (hourly ? HOUR_STEPS : DAY_STEPS).find(fits) ??
-    Math.ceil(width / DAY_MS / (MAX_TIME_LABELS - 1)) * DAY_MS;
-  const formatDay = dayFormatter(locale);
-  const formatHour = hourFormatter(locale);
-  const labels: TimeLabel[] = [];
-  for (let at = Math.ceil(span.start / step) * step; at <= span.end; at += step) {
-    if (labels.length > MAX_TIME_LABELS) break;
-    const midnight = ((at % DAY_MS) + DAY_MS) % DAY_MS === 0;
-    labels.push({ at, label: hourly && !midnight ? formatHour(at) : formatDay(at) });
-  }
-  return labels;
+  return kept.sort((a, b) => a.at - b.at).slice(-MAX_RESULTS);
 }
 
 function marker(series: number, x: number, y: number, radius: number, color: string): string {
@@ -218,7 +148,9 @@ function emptyChart(input: HistoryChartInput, dropped: number): ChartSvg {
 /**
  * A stat of one player over time, or of two overlaid: a line per player through the values inside the span,
  * a marker on each unless they are too many to tell apart, the y axis fitted to the values rather than to
- * zero. With no player having two values in the span there is no line to draw, and the chart says so.
+ * zero. A series of one value is one marker with its value written beside it, never a line; a series from
+ * the match history is dashed, and the results of those matches make a strip along the bottom. With no
+ * value at all in the span the chart says so.
  */
 export function buildHistorySvg(input: HistoryChartInput): ChartSvg {
   const span = spanOf(input.from, input.to);
@@ -228,13 +160,15 @@ export function buildHistorySvg(input: HistoryChartInput): ChartSvg {
     return {
       label: series.label,
       color: SERIES_COLORS[i] ?? Colors.player,
+      dashed: series.source === 'matches',
       points,
       drawn: thin(points, MAX_DRAWN),
       dropped,
     };
   });
+  const results = resultsInSpan(input.results ?? [], span);
   const dropped = plotted.reduce((sum, series) => sum + series.dropped, 0);
-  if (!plotted.some((series) => series.points.length >= 2)) return emptyChart(input, dropped);
+  if (!plotted.some((series) => series.points.length > 0)) return emptyChart(input, dropped);
 
   // Fitted to what is drawn: a reading thinned out must not squash the line that is.
   let low = Infinity;
@@ -256,10 +190,10 @@ export function buildHistorySvg(input: HistoryChartInput): ChartSvg {
     bottom: PLOT_BOTTOM,
   };
   const xOf = linear(span.start, span.end, area.left + INSET, area.right - INSET);
-  const yOf = linear(ticks.min, ticks.max, area.bottom, area.top);
+  const yOf = linear(ticks.min, ticks.max, area.bottom - (results.length > 0 ? STRIP_ROOM : 0), area.top);
 
   const parts: string[] = [background(), title(input.title)];
-  if (plotted.length > 1) {
+  if (plotted.length > 1 || plotted.some((series) => series.dashed)) {
     parts.push(
       legend(
         plotted.map((series) => ({ label: series.label, color: series.color, shape: 'line' as const })),
@@ -268,7 +202,6 @@ export function buildHistorySvg(input: HistoryChartInput): ChartSvg {
     );
   }
   parts.push(plotBackground(area));
-
   ticks.values.forEach((value, i) => {
     const y = yOf(value);
     parts.push(line(area.left, y, area.right, y, Colors.grid));
@@ -282,10 +215,21 @@ export function buildHistorySvg(input: HistoryChartInput): ChartSvg {
       }),
     );
   });
+  parts.push(...timeAxis(span, input.locale, area, xOf));
+  parts.push(...resultStrip(results, area, xOf));
+  const formatValue = valueFormatter(input.locale, decimals);
+  plotted.forEach((series, i) => parts.push(...seriesParts(series, i, xOf, yOf, area, formatValue)));
 
-  parts.push(line(area.left, area.bottom, area.right, area.bottom, Colors.axis));
+  parts.push(droppedNote(dropped, input.labels.outOfRange));
+  const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
+  return chartSvg(svg, altText(input, plotted, span, decimals, dropped, results));
+}
+
+/** The x axis: its line, and round times across the span that do not overlap. */
+function timeAxis(span: Span, locale: string, area: PlotArea, xOf: (at: number) => number): string[] {
+  const parts = [line(area.left, area.bottom, area.right, area.bottom, Colors.axis)];
   let previousRight = -Infinity;
-  for (const { at, label } of timeLabels(span, input.locale)) {
+  for (const { at, label } of timeLabels(span, locale)) {
     const x = xOf(at);
     const half = measureText(label, Fonts.tick) / 2;
     if (x - half < 4 || x + half > CHART_WIDTH - 4 || x - half < previousRight + 8) continue;
@@ -295,30 +239,57 @@ export function buildHistorySvg(input: HistoryChartInput): ChartSvg {
       text(label, { x, y: area.bottom + 22, size: Fonts.tick, fill: Colors.muted, anchor: 'middle' }),
     );
   }
+  return parts;
+}
 
-  plotted.forEach((series, i) => {
-    if (series.drawn.length > 1) {
-      parts.push(
-        element('polyline', {
-          points: series.drawn.map((point) => `${num(xOf(point.at))},${num(yOf(point.value))}`).join(' '),
-          fill: 'none',
-          stroke: series.color,
-          'stroke-width': 2.5,
-          'stroke-linejoin': 'round',
-          'stroke-linecap': 'round',
-        }),
-      );
-    }
-    const radius = markerRadius(series.drawn.length);
-    if (radius === 0) return;
-    for (const point of series.drawn) {
-      parts.push(marker(i, xOf(point.at), yOf(point.value), radius, series.color));
-    }
-  });
+/** The matches' results along the bottom of the plot: a square each, green a win, red a loss, grey a draw. */
+function resultStrip(results: readonly MatchResultMark[], area: PlotArea, xOf: (at: number) => number) {
+  const size = results.length > 60 ? 4 : 8;
+  const y = area.bottom - STRIP_ROOM / 2 - size / 2;
+  return results.map((mark) =>
+    rect(xOf(mark.at) - size / 2, y, size, size, RESULT_COLORS[mark.result], { rx: 1 }),
+  );
+}
 
-  parts.push(droppedNote(dropped, input.labels.outOfRange));
-  const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
-  return chartSvg(svg, altText(input, plotted, span, decimals, dropped));
+/** One series: its line when it has two values or more, its markers, and the value of a lone one. */
+function seriesParts(
+  series: Plotted,
+  i: number,
+  xOf: (at: number) => number,
+  yOf: (value: number) => number,
+  area: PlotArea,
+  formatValue: (value: number) => string,
+): string[] {
+  const parts: string[] = [];
+  if (series.drawn.length > 1) {
+    parts.push(
+      element('polyline', {
+        points: series.drawn.map((point) => `${num(xOf(point.at))},${num(yOf(point.value))}`).join(' '),
+        fill: 'none',
+        stroke: series.color,
+        'stroke-width': 2.5,
+        'stroke-dasharray': series.dashed ? '7 5' : undefined,
+        'stroke-linejoin': 'round',
+        'stroke-linecap': 'round',
+      }),
+    );
+  }
+  const radius = markerRadius(series.drawn.length);
+  if (radius === 0) return parts;
+  for (const point of series.drawn) {
+    parts.push(marker(i, xOf(point.at), yOf(point.value), radius, series.color));
+  }
+  const only = series.drawn.length === 1 ? series.drawn[0] : undefined;
+  if (only !== undefined) {
+    // A lone value is written beside its marker, on the side with room (left of a point at the right end).
+    const label = formatValue(only.value);
+    const width = measureText(label, Fonts.annotation, 'bold');
+    const x = xOf(only.at);
+    const left = x + radius + 6 + width > area.right - 4 ? x - radius - 6 - width : x + radius + 6;
+    const y = clamp(yOf(only.value) - 8, area.top + Fonts.annotation, area.bottom - 4);
+    parts.push(text(label, { x: left, y, size: Fonts.annotation, fill: series.color, weight: 'bold' }));
+  }
+  return parts;
 }
 
 function altText(
@@ -327,6 +298,7 @@ function altText(
   span: Span,
   decimals: number,
   dropped: number,
+  results: readonly MatchResultMark[],
 ): string {
   const formatValue = valueFormatter(input.locale, decimals);
   const formatDay = dayFormatter(input.locale);
@@ -351,6 +323,11 @@ function altText(
   const moment = (at: number): string =>
     span.end - span.start <= HOUR_LABELS_UP_TO ? `${formatDay(at)} ${formatHour(at)}` : formatDay(at);
   parts.push(`${moment(span.start)} – ${moment(span.end)}`);
+  if (results.length > 0 && input.labels.results) {
+    const counts = { win: 0, loss: 0, draw: 0 };
+    for (const mark of results) counts[mark.result] += 1;
+    parts.push(input.labels.results(counts));
+  }
   parts.push(droppedSentence(dropped, input.labels.outOfRange));
   return sentences(parts);
 }

@@ -1,4 +1,5 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
+import type { PlayerInventory } from '../../api/schemas/index.ts';
 import type { Translator } from '../../i18n/index.ts';
 import { field, fit, num, pageRow, text, type Pager, type Row } from '../../render/common.ts';
 import { kr } from '../../render/common.ts';
@@ -48,9 +49,16 @@ export function renderInventoryPage(t: Translator, view: InventoryView): ReplyPa
     color: Colors.gold,
     title: t.t('player:inventory.title', { name: text(view.name, 100) }),
     description: lines.length > 0 ? lines.join('\n') : t.t('player:inventory.none'),
-    fields: entries.length === 0 ? [] : summaryFields(t, entries, sort),
+    fields: entries.length === 0 ? [] : summaryFields(t, view, sort),
     footer: {
-      text: t.t('player:inventory.footer', { kinds: t.n(entries.length), total: t.n(count) }),
+      text: [
+        t.t('player:inventory.footer', {
+          kinds: t.t('player:inventory.kinds', { count: entries.length }),
+          items: t.t('player:inventory.items', { count }),
+        }),
+        // What the value is: the same definition as the profile's (`inventoryValue`).
+        ...(entries.length > 0 ? [t.t('player:inventory.valueNote')] : []),
+      ].join('\n'),
     },
   });
   const rows: Row[] = [];
@@ -98,7 +106,7 @@ function entryLine(t: Translator, view: InventoryView, entry: Entry): string {
   const parts = [
     t.t('player:inventory.line', {
       skin: text(view.skinName(entry.skinIndex) ?? unknownName(t, 'skin', entry.skinIndex), 60),
-      count: num(t, entry.count),
+      amount: num(t, entry.count),
     }),
     ...(rarity === undefined ? [] : [rarity]),
     entry.value === undefined || entry.each === undefined
@@ -110,19 +118,70 @@ function entryLine(t: Translator, view: InventoryView, entry: Entry): string {
   return parts.join(' · ');
 }
 
+/**
+ * A player's inventory value: the one definition every reply uses (`/player inventory`'s total and the
+ * profile's "Inventory value"), in KR.
+ *
+ * The profile's own `inventory` field is not it. The spec (2.13) calls that field "total skin value" and
+ * says no more: not its unit, not at which prices, not whether skins on the market count. This value is
+ * what the bot can say exactly: Σ count × price over `/api/player/{name}/inventory` (whose counts leave out
+ * skins listed on the market, observed-facts) at the item prices endpoint's prices (KR, `null` = no price,
+ * spec 2.14), the sum of the lines `/player inventory` shows. A skin without a price adds nothing and is
+ * counted in `unpriced`. Counts that are not whole numbers above zero are left out, as on the page.
+ */
+export function inventoryValue(
+  items: readonly InventoryItemView[],
+  price: ((index: number) => number | undefined) | undefined,
+): { total: number; unpriced: number } {
+  let total = 0;
+  let unpriced = 0;
+  for (const item of items) {
+    if (!Number.isSafeInteger(item.count) || item.count <= 0) continue;
+    const each = price?.(item.skinIndex);
+    if (each === undefined || !Number.isFinite(each) || each < 0) unpriced += 1;
+    else total += each * item.count;
+  }
+  return { total, unpriced };
+}
+
+/** What reads an inventory's value: a command's or a button's context. */
+export interface InventoryReader {
+  load(name: 'playerInventory', params: { playerName: string }): Promise<PlayerInventory>;
+  load(name: 'itemPrices', params: Record<string, never>): Promise<Readonly<Record<number, number | null>>>;
+  readonly services: { readonly log: { warn(object: object, message: string): void } };
+}
+
+/**
+ * {@link inventoryValue} of a player, read for the profile: the inventory (cached a minute) and the item
+ * prices (cached six hours). Undefined when either cannot be read: the profile then shows no value rather
+ * than another number.
+ */
+export async function readInventoryValue(
+  ctx: InventoryReader,
+  playerName: string,
+): Promise<{ total: number; unpriced: number } | undefined> {
+  try {
+    const [items, prices] = await Promise.all([
+      ctx.load('playerInventory', { playerName }),
+      ctx.load('itemPrices', {}),
+    ]);
+    return inventoryValue(
+      items.map((item) => ({ skinIndex: item.skin_index, count: item.count ?? 0 })),
+      (index) => prices[index] ?? undefined,
+    );
+  } catch (error) {
+    ctx.services.log.warn({ err: error }, 'inventory value unavailable for a profile');
+    return undefined;
+  }
+}
+
 /** The total value, how many skins have no price, and the order. */
-function summaryFields(t: Translator, entries: readonly Entry[], sort: InventorySort) {
-  const total = entries.reduce((sum, entry) => sum + (entry.value ?? 0), 0);
-  const unpriced = entries.filter((entry) => entry.value === undefined).length;
+function summaryFields(t: Translator, view: InventoryView, sort: InventorySort) {
+  const { total, unpriced } = inventoryValue(view.items, view.price);
   return [
     field(t.t('player:inventory.totalValue'), kr(t, total)),
     ...(unpriced > 0
-      ? [
-          field(
-            t.t('player:inventory.unpricedField'),
-            t.t('player:inventory.unpriced', { count: t.n(unpriced) }),
-          ),
-        ]
+      ? [field(t.t('player:inventory.unpricedField'), t.t('player:inventory.unpriced', { count: unpriced }))]
       : []),
     field(
       t.t('player:inventory.sortedBy'),

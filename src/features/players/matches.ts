@@ -116,7 +116,7 @@ function linesWithin<T>(
   let used = 0;
   for (const [i, item] of items.entries()) {
     const line = format(item);
-    const more = t.t('match:more', { count: t.n(items.length - i) });
+    const more = t.t('match:more', { count: items.length - i });
     const cost = textLength(line) + 1;
     const restAfter = i < items.length - 1 ? textLength(more) + 1 : 0;
     if (used + cost + restAfter > budget) {
@@ -149,13 +149,13 @@ export function renderMatch(t: Translator, { match, mapName, past }: MatchView):
         : unknownName(t, 'map', match.map);
 
   const scoreline = teams
-    .map((team) =>
-      t.t('match:scoreTeam', {
-        mark: RESULT_MARKS[team.result],
-        team: teamName(t, team.team),
-        rounds: num(t, team.roundsWon),
-      }),
-    )
+    .map((team) => {
+      const vars = { mark: RESULT_MARKS[team.result], team: teamName(t, team.team) };
+      // "1 round", "3 rounds": the count picks the plural form; a count the game left out says so.
+      return team.roundsWon === undefined
+        ? t.t('match:scoreTeamUnknown', vars)
+        : t.t('match:scoreTeam', { ...vars, count: team.roundsWon });
+    })
     .join(' · ');
 
   const overview = fit({
@@ -211,6 +211,21 @@ function sum(players: readonly MatchParticipant[], key: 'kills' | 'damage_done')
   return values.length === 0 ? undefined : values.reduce((total, value) => total + value, 0);
 }
 
+/** A match's date as a button can show it (no Discord timestamps there): "Nov 26", in UTC. */
+function buttonDate(t: Translator, date: string | undefined): string | undefined {
+  const at = date === undefined ? Number.NaN : Date.parse(date);
+  // Dates Intl formats and a reader can believe: years 2000..9999.
+  if (!Number.isFinite(at) || at < Date.UTC(2000, 0, 1) || at >= Date.UTC(10000, 0, 1)) return undefined;
+  return new Intl.DateTimeFormat(t.locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(at);
+}
+
+function resultKey(victory: number | undefined): 'win' | 'loss' | 'draw' | 'unknown' {
+  if (victory === 1) return 'win';
+  if (victory === 0) return 'loss';
+  if (victory === -1) return 'draw';
+  return 'unknown';
+}
+
 function resultMark(victory: number | undefined): string {
   if (victory === 1) return '🟩';
   if (victory === 0) return '🟥';
@@ -230,9 +245,33 @@ export interface MatchesView extends PageView<PlayerMatches> {
 const MATCH_BUTTON_ROWS = 4;
 const BUTTONS_PER_ROW = 5;
 
+/**
+ * A match button's label: its result, map and date ("🟩 Win · Burg · Nov 26"), never the raw id; the map's
+ * name is cut first so that the result and the date always fit Discord's 80 characters.
+ */
+function buttonLabel(
+  t: Translator,
+  m: PlayerMatch,
+  mapNames: ReadonlyMap<number, string> | undefined,
+): string {
+  const parts = {
+    mark: resultMark(m.victory),
+    result: t.t(`player:matches.result.${resultKey(m.victory)}`),
+    date: buttonDate(t, m.date) ?? '—',
+  };
+  const full = t.t('player:matches.button', { ...parts, map: '' });
+  const room = Math.max(1, DiscordLimits.buttonLabel - textLength(full));
+  // A label is plain text (no markdown to escape): the name as the game gives it, cut to the room left.
+  const name = m.map === undefined ? '—' : mapNames?.get(m.map)?.trim() || unknownName(t, 'map', m.map);
+  const map = truncate(name, room);
+  return truncate(t.t('player:matches.button', { ...parts, map }), DiscordLimits.buttonLabel);
+}
+
 function matchButtonRows(
+  t: Translator,
   matches: readonly PlayerMatch[],
   openMatch: ((matchId: string) => string | undefined) | undefined,
+  mapNames: ReadonlyMap<number, string> | undefined,
 ): Row[] {
   if (!openMatch) return [];
   const buttons: APIButtonComponent[] = [];
@@ -243,7 +282,7 @@ function matchButtonRows(
       type: ComponentType.Button,
       style: ButtonStyle.Secondary,
       custom_id: id,
-      label: truncate(`${resultMark(m.victory)} ${m.match_id}`, DiscordLimits.buttonLabel),
+      label: buttonLabel(t, m, mapNames),
     });
   }
   const rows: Row[] = [];
@@ -261,13 +300,11 @@ export function renderMatches(
   const perPage = data.per_page ?? 10;
   const shown = pageRows(data.matches, perPage);
   const lines = shown.map((m) => {
-    const result = t.t(
-      `player:matches.result.${m.victory === 1 ? 'win' : m.victory === -1 ? 'draw' : 'loss'}`,
-    );
+    const result = t.t(`player:matches.result.${resultKey(m.victory)}`);
+    // The match's id is on its button (opened with a click), not repeated in the text.
     return t.t('player:matches.line', {
       mark: resultMark(m.victory),
       result,
-      id: m.match_id,
       map: officialMapName(t, mapNames, m.map) ?? '—',
       kills: num(t, m.kills),
       deaths: num(t, m.deaths),
@@ -280,12 +317,19 @@ export function renderMatches(
     color: Colors.info,
     title: t.t('player:matches.title', { name: text(name, 100) }),
     description: lines.length > 0 ? lines.join('\n') : t.t('player:matches.none'),
-    footer: { text: season ? t.t('common:season', { season }) : t.t('player:matches.allSeasons') },
+    footer: {
+      text: season
+        ? t.t('player:matches.footerSeason', { season: num(t, season), page: num(t, page) })
+        : t.t('player:matches.footerAll', { page: num(t, page) }),
+    },
   });
   const row = pageRow(t, {
     pager,
     page,
     hasNext: data.matches.length >= perPage,
   });
-  return { embeds: [embed], components: [...matchButtonRows(shown, openMatch), ...(row ? [row] : [])] };
+  return {
+    embeds: [embed],
+    components: [...matchButtonRows(t, shown, openMatch, mapNames), ...(row ? [row] : [])],
+  };
 }

@@ -1,5 +1,5 @@
 import { dayFormatter, linear, niceTicks, tickFormatter, valueFormatter } from '../../render/chart/axis.ts';
-import { inRange, isDrawableAmount, isDrawableTime } from '../../render/chart/bounds.ts';
+import { isDrawableTime } from '../../render/chart/bounds.ts';
 import { drawableText, ellipsizeToWidth, measureText } from '../../render/chart/font.ts';
 import {
   background,
@@ -13,6 +13,7 @@ import {
   type PlotArea,
 } from '../../render/chart/layout.ts';
 import { richText } from './card.ts';
+import { regionsOf, wrap, type Region } from './ranked-data.ts';
 import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
 import { element, line, num, rect, svgDocument, text } from '../../render/chart/svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from '../../render/chart/theme.ts';
@@ -57,81 +58,7 @@ const PLOT_TOP = 92;
 const PLOT_BOTTOM = CHART_HEIGHT - 40;
 /** The standings column on the left; the line over time takes the rest. */
 const COLUMN_RIGHT = 360;
-const MAX_REGIONS = 6;
-/** Readings drawn per region at most (the snapshots keep fewer; a hostile caller gets no more). */
-const MAX_POINTS = 400;
-const REGION_COLORS = [Colors.mmr, Colors.rival, Colors.price, Colors.sales, Colors.player, Colors.wins];
 const DAY_MS = 86_400_000;
-
-interface Region {
-  label: string;
-  mmr: number;
-  wins: number;
-  losses: number;
-  best: number;
-  color: string;
-  points: RankedPoint[];
-}
-
-/**
- * The regions to draw, every value within bounds: an MMR is a finite number within ±1e12, wins and losses
- * counts of 0..1e12, a reading's time one Intl can format. What is not is left out (a count reads 0) and
- * counted in `dropped`, for the chart to say so.
- */
-function regionsOf(input: RankedStandingChartInput): { regions: Region[]; dropped: number } {
-  const now = isDrawableTime(input.now) ? input.now : 0;
-  let dropped = 0;
-  const kept = (value: number, ok: (value: number) => boolean): number => {
-    if (ok(value)) return value;
-    dropped += 1;
-    return 0;
-  };
-  const regions = input.regions.slice(0, MAX_REGIONS).map((region, i) => {
-    const mmr = kept(region.mmr, (value) => inRange(value));
-    const history = (region.history ?? []).slice(0, MAX_POINTS);
-    const earlier = history
-      .filter((point) => isDrawableTime(point.at) && inRange(point.mmr) && point.at < now)
-      .sort((a, b) => a.at - b.at);
-    dropped += history.filter((point) => !isDrawableTime(point.at) || !inRange(point.mmr)).length;
-    const points = [...earlier.slice(-(MAX_POINTS - 1)), { at: now, mmr }];
-    return {
-      label: region.label,
-      mmr,
-      wins: kept(region.wins, isDrawableAmount),
-      losses: kept(region.losses, isDrawableAmount),
-      best: Math.max(mmr, ...points.map((point) => point.mmr)),
-      color: REGION_COLORS[i % REGION_COLORS.length] ?? Colors.mmr,
-      points,
-    };
-  });
-  return { regions, dropped };
-}
-
-/** Words of `content` on at most `maxLines` lines of `maxWidth`, the last one ellipsized. */
-function wrap(content: string, maxWidth: number, size: number, maxLines: number): string[] {
-  const lines: string[] = [];
-  let current = '';
-  const words = content.split(/\s+/).slice(0, 200);
-  for (const word of words) {
-    const candidate = current === '' ? word : `${current} ${word}`;
-    if (measureText(candidate, size) <= maxWidth || current === '') {
-      current = candidate;
-      continue;
-    }
-    lines.push(current);
-    current = word;
-    if (lines.length === maxLines) break;
-  }
-  if (lines.length < maxLines && current !== '') lines.push(current);
-  return lines
-    .slice(0, maxLines)
-    .map((part, i) =>
-      i === maxLines - 1 && lines.length === maxLines && lines.join(' ').length < content.trim().length
-        ? ellipsizeToWidth(`${part}…`, maxWidth, size)
-        : ellipsizeToWidth(part, maxWidth, size),
-    );
-}
-
 /**
  * The ranked standing in two parts. On the left, one block per region: its MMR large, a bar of the MMR
  * against the player's best seen in that region (the best of the readings kept and the current one), and
@@ -188,11 +115,15 @@ export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSv
         weight: 'bold',
       }),
     );
-    const bestText = ellipsizeToWidth(
-      drawableText(`${labels.best} ${formatValue(region.best)}`),
-      columnWidth / 2 - 8,
-      smallSize,
-    );
+    // "best" only with an earlier reading: the current MMR alone is no best worth naming.
+    const bestText =
+      region.best === undefined
+        ? ''
+        : ellipsizeToWidth(
+            drawableText(`${labels.best} ${formatValue(region.best)}`),
+            columnWidth / 2 - 8,
+            smallSize,
+          );
     const mmrText = ellipsizeToWidth(
       drawableText(`${formatValue(region.mmr)} ${labels.mmr}`, 'bold'),
       columnWidth - measureText(bestText, smallSize) - 12,
@@ -209,25 +140,27 @@ export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSv
         weight: 'bold',
       }),
     );
-    parts.push(
-      text(bestText, {
-        x: COLUMN_RIGHT,
-        y: mmrBaseline,
-        size: smallSize,
-        fill: Colors.muted,
-        anchor: 'end',
-      }),
-    );
-    // The MMR against the best: a full track is the best, the fill how close the MMR is to it now.
     const barTop = mmrBaseline + 8 * scale + 2;
     const barHeight = Math.max(4, 10 * scale);
-    const share = region.best > 0 ? Math.min(1, Math.max(0, region.mmr / region.best)) : 0;
-    parts.push(
-      rect(MARGIN, barTop, columnWidth, barHeight, Colors.grid, { rx: barHeight / 2 }),
-      rect(MARGIN, barTop, Math.max(barHeight, columnWidth * share), barHeight, region.color, {
-        rx: barHeight / 2,
-      }),
-    );
+    if (region.best !== undefined) {
+      parts.push(
+        text(bestText, {
+          x: COLUMN_RIGHT,
+          y: mmrBaseline,
+          size: smallSize,
+          fill: Colors.muted,
+          anchor: 'end',
+        }),
+      );
+      // The MMR against the best: a full track is the best, the fill how close the MMR is to it now.
+      const share = region.best > 0 ? Math.min(1, Math.max(0, region.mmr / region.best)) : 0;
+      parts.push(
+        rect(MARGIN, barTop, columnWidth, barHeight, Colors.grid, { rx: barHeight / 2 }),
+        rect(MARGIN, barTop, Math.max(barHeight, columnWidth * share), barHeight, region.color, {
+          rx: barHeight / 2,
+        }),
+      );
+    }
     const games = region.wins + region.losses;
     const stripTop = barTop + barHeight + 4;
     const stripHeight = Math.max(2, 4 * scale);
@@ -263,8 +196,9 @@ export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSv
   const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
   const summary = regions.map(
     (region) =>
-      `${region.label}: ${labels.mmr} ${formatValue(region.mmr)} (${labels.best} ${formatValue(region.best)}), ` +
-      `${labels.wins} ${formatValue(region.wins)}, ${labels.losses} ${formatValue(region.losses)}`,
+      `${region.label}: ${labels.mmr} ${formatValue(region.mmr)}` +
+      (region.best === undefined ? '' : ` (${labels.best} ${formatValue(region.best)})`) +
+      `, ${labels.wins} ${formatValue(region.wins)}, ${labels.losses} ${formatValue(region.losses)}`,
   );
   return chartSvg(svg, sentences([input.title, ...summary, history.alt, said]));
 }
@@ -277,34 +211,12 @@ function historyPanel(
   const parts: string[] = [];
   const withLine = regions.filter((region) => region.points.length >= 2);
   const panelLeft = COLUMN_RIGHT + 36;
-  if (withLine.length === 0) {
-    const area: PlotArea = {
-      left: panelLeft,
-      top: PLOT_TOP,
-      right: CHART_WIDTH - MARGIN,
-      bottom: PLOT_BOTTOM,
-    };
-    parts.push(plotBackground(area));
-    const lines = wrap(drawableText(labels.noHistory), area.right - area.left - 2 * MARGIN, 16, 3);
-    const first = (area.top + area.bottom) / 2 - ((lines.length - 1) * 22) / 2 + 6;
-    lines.forEach((content, i) => {
-      parts.push(
-        text(content, {
-          x: (area.left + area.right) / 2,
-          y: first + i * 22,
-          size: 16,
-          fill: Colors.muted,
-          anchor: 'middle',
-        }),
-      );
-    });
-    return { parts, alt: labels.noHistory };
-  }
+  if (withLine.length === 0) return singleReadings(input, regions, panelLeft);
 
   let low = Infinity;
   let high = -Infinity;
   let from = Infinity;
-  for (const region of withLine) {
+  for (const region of regions) {
     for (const point of region.points) {
       low = Math.min(low, point.mmr);
       high = Math.max(high, point.mmr);
@@ -387,10 +299,90 @@ function historyPanel(
     parts.push(element('circle', { cx: xOf(last.at), cy: yOf(last.mmr), r: 4, fill: region.color }));
     alt.push(`${region.label} ${formatValue(first.mmr)} → ${formatValue(last.mmr)}`);
   }
+  // A region read once more than the others have no line: its one reading is a point with its value.
+  for (const region of regions) {
+    if (region.points.length !== 1) continue;
+    parts.push(...lonePoint(region, xOf(to), yOf(region.mmr), area, formatValue));
+    alt.push(`${region.label} ${formatValue(region.mmr)}`);
+  }
   return {
     parts,
     alt: `${labels.history} (${formatDay(from)} – ${formatDay(to)}): ${alt.join(', ')}`,
   };
+}
+
+/** A region's one reading: a dot, and its value beside it (left of it when the dot is at the right end). */
+function lonePoint(
+  region: Region,
+  x: number,
+  y: number,
+  area: PlotArea,
+  formatValue: (value: number) => string,
+): string[] {
+  const label = ellipsizeToWidth(
+    drawableText(formatValue(region.mmr), 'bold'),
+    200,
+    Fonts.annotation,
+    'bold',
+  );
+  const width = measureText(label, Fonts.annotation, 'bold');
+  const left = x + 12 + width > area.right - 4 ? x - 12 - width : x + 12;
+  return [
+    element('circle', { cx: x, cy: y, r: 6, fill: region.color, stroke: Colors.plot, 'stroke-width': 1 }),
+    text(label, {
+      x: left,
+      y: y + Fonts.annotation * 0.35,
+      size: Fonts.annotation,
+      fill: region.color,
+      weight: 'bold',
+    }),
+  ];
+}
+
+/**
+ * The panel over time before there are two readings of any region: each region's one reading as a point
+ * with its value at today's date (never a line), and the sentence saying when the line will show.
+ */
+function singleReadings(
+  input: RankedStandingChartInput,
+  regions: readonly Region[],
+  panelLeft: number,
+): { parts: string[]; alt: string } {
+  const { labels } = input;
+  const area: PlotArea = { left: panelLeft, top: PLOT_TOP, right: CHART_WIDTH - MARGIN, bottom: PLOT_BOTTOM };
+  const parts = [plotBackground(area)];
+  const lines = wrap(drawableText(labels.noHistory), area.right - area.left - 2 * MARGIN, 15, 2);
+  lines.forEach((content, i) => {
+    parts.push(
+      text(content, {
+        x: (area.left + area.right) / 2,
+        y: area.top + 24 + i * 20,
+        size: 15,
+        fill: Colors.muted,
+        anchor: 'middle',
+      }),
+    );
+  });
+  const formatValue = valueFormatter(input.locale, 0);
+  const values = regions.map((region) => region.mmr);
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  // The points sit below the sentence, spread by their values (the lowest at the bottom).
+  const top = area.top + 24 + lines.length * 20 + 16;
+  const yOf = low === high ? () => (top + area.bottom) / 2 : linear(low, high, area.bottom - 24, top);
+  const x = (area.left + area.right) / 2;
+  const sorted = [...regions].sort((a, b) => b.mmr - a.mmr);
+  let previous = -Infinity;
+  for (const region of sorted) {
+    // Labels never overlap: a point too close to the one above moves down (within the panel).
+    const y = Math.min(area.bottom - 24, Math.max(yOf(region.mmr), previous + 22));
+    previous = y;
+    parts.push(...lonePoint(region, x, y, area, formatValue));
+  }
+  const day = isDrawableTime(input.now) ? dayFormatter(input.locale)(input.now) : '';
+  parts.push(text(day, { x, y: area.bottom - 6, size: Fonts.tick, fill: Colors.muted, anchor: 'middle' }));
+  const readings = sorted.map((region) => `${region.label} ${formatValue(region.mmr)}`).join(', ');
+  return { parts, alt: `${labels.history} (${day}): ${readings}. ${labels.noHistory}` };
 }
 
 /** The ranked standing chart as a 960×480 PNG; see {@link buildRankedStandingSvg}. */

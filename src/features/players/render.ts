@@ -7,6 +7,7 @@ import {
   duration,
   field,
   fit,
+  kr,
   MAX_PAGE_ROWS,
   num,
   pageRow,
@@ -53,6 +54,7 @@ function sectionFields(
   profile: PlayerProfile,
   section: ProfileSection,
   past: PastTimes | undefined,
+  inventory: InventoryValue | undefined,
 ) {
   const p = profile;
   switch (section) {
@@ -71,7 +73,9 @@ function sectionFields(
         field(t.t('player:profile.timePlayed'), duration(t, p.time_played)),
         field(t.t('player:profile.followers'), `${num(t, p.followers)} / ${num(t, p.following)}`),
         field(t.t('player:profile.junk'), ratio(t, p.junk)),
-        field(t.t('player:profile.inventory'), num(t, p.inventory)),
+        // The inventory value `/player inventory` totals, in KR (`inventoryValue`), never the profile's
+        // unitless `inventory` field: one number under one name everywhere.
+        field(t.t('player:profile.inventory'), kr(t, inventory?.total)),
         field(t.t('player:profile.created'), pastTimestamp(p.created_at, 'D', past)),
       ];
     case 'ranked':
@@ -136,6 +140,13 @@ export interface ProfileView {
   readonly now?: number | undefined;
   /** Now, for the times of past events (one after it is shown as now and reported). */
   readonly past?: PastTimes | undefined;
+  /** The inventory value (`readInventoryValue`) for the overview; undefined: not read, shown as "—". */
+  readonly inventory?: InventoryValue | undefined;
+}
+
+export interface InventoryValue {
+  readonly total: number;
+  readonly unpriced: number;
 }
 
 interface RankedPoint {
@@ -177,9 +188,9 @@ function profileCardInput(t: Translator, profile: PlayerProfile) {
 /** The profile, one section at a time, with a menu to switch sections (the card, the ranked chart). */
 export async function renderProfile(
   t: Translator,
-  { profile, section, menuId, changes, rankedHistory, now, past }: ProfileView,
+  { profile, section, menuId, changes, rankedHistory, now, past, inventory }: ProfileView,
 ): Promise<ReplyPayload> {
-  const fields = [...sectionFields(t, profile, section, past), ...(changes ?? [])];
+  const fields = [...sectionFields(t, profile, section, past, inventory), ...(changes ?? [])];
   const description = [badges(t, profile), fields.length === 0 ? t.t(`player:profile.empty.${section}`) : '']
     .filter(Boolean)
     .join('\n');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderInventory } from '../../../src/features/players/render.ts';
-import { INVENTORY_PAGE } from '../../../src/features/players/inventory.ts';
+import { INVENTORY_PAGE, inventoryValue } from '../../../src/features/players/inventory.ts';
 import type { Pager } from '../../../src/render/common.ts';
 import { HOSTILE, expectSafe, translators } from '../../support/render.ts';
 
@@ -34,8 +34,21 @@ describe('inventory', () => {
     expect(lines[1]).toBe('**Skin 31** × 4 · Legendary · 1,240 KR (310 KR each)');
     const total = items.reduce((sum, item) => sum + (price(item.skin_index) ?? 0) * item.count, 0);
     const fields = Object.fromEntries((embed?.fields ?? []).map((f) => [f.name, f.value]));
-    expect(fields['Total value']).toBe(`${total.toLocaleString('en-US')} KR`);
+    expect(fields['Inventory value']).toBe(`${total.toLocaleString('en-US')} KR`);
+    expect(
+      inventoryValue(
+        items.map((i) => ({ skinIndex: i.skin_index, count: i.count })),
+        price,
+      ),
+    ).toEqual({
+      total,
+      unpriced: 8,
+    });
     expect(fields['Without a price']).toBe('8 skins');
+    expect(embed?.footer?.text).toBe(
+      '40 kinds · 100 items (listed items not counted)\n' +
+        'At the game’s item prices; skins listed on the market and skins without a price count for nothing.',
+    );
     const rows = first.components ?? [];
     expect(rows).toHaveLength(2);
     const last = renderInventory(en, 'Seller', items, (i) => `Skin ${i}`, {
@@ -75,6 +88,28 @@ describe('inventory', () => {
     };
     expect(sortRow.components.find((b) => b.custom_id === 'sort:count')?.disabled).toBe(true);
     expect(sortRow.components.find((b) => b.custom_id === 'sort:value')?.disabled).toBe(false);
+  });
+
+  it('says one skin, one kind and one item in the singular', () => {
+    const payload = renderInventory(en, 'Solo', [{ skin_index: 4, count: 1 }], () => 'Skin 4', {
+      price: () => undefined,
+    });
+    const embed = payload.embeds?.[0];
+    const fields = Object.fromEntries((embed?.fields ?? []).map((f) => [f.name, f.value]));
+    expect(fields['Without a price']).toBe('1 skin');
+    expect(fields['Inventory value']).toBe('0 KR');
+    expect(embed?.footer?.text.split('\n')[0]).toBe('1 kind · 1 item (listed items not counted)');
+    const ru = renderInventory(
+      translators.ru,
+      'Solo',
+      [2, 3, 5, 21].map((i) => ({ skin_index: i, count: 1 })),
+      () => 'S',
+      {
+        price: () => undefined,
+      },
+    );
+    const ruFields = ru.embeds?.[0]?.fields ?? [];
+    expect(ruFields.find((f) => f.name === 'Без цены')?.value).toBe('4 скина');
   });
 
   it('an empty inventory says so, without buttons', () => {

@@ -62,9 +62,25 @@ describe('/player matches', () => {
       expect(row.components.length).toBeLessThanOrEqual(5);
     }
     expect(list.components.length).toBeLessThanOrEqual(5);
-    const ids = lines.map((line) => /`(\d+)`$/.exec(line)?.[1]);
-    expect(buttons.map((b) => decodeComponentId(b.custom_id)?.args[0])).toEqual(ids.slice(0, buttons.length));
-    expect(buttons[0]?.label).toContain(ids[0]!);
+    const ids = buttons.map((b) => decodeComponentId(b.custom_id)?.args[0] ?? '');
+    expect(ids.every((id) => /^\d+$/.test(id))).toBe(true);
+    // No raw id anywhere a player reads: each button says its result, map and date, and the text has no ids.
+    const text = JSON.stringify(list.embeds);
+    for (const [i, button] of buttons.entries()) {
+      expect(button.label).not.toContain(ids[i]!);
+      expect(text).not.toContain(ids[i]!);
+      expect(button.label!.length).toBeLessThanOrEqual(80);
+      expect(button.label).toMatch(
+        /^(🟩 Win|🟥 Loss|⬜ Draw|▫️ Result unknown) · .+ · [A-Z][a-z]{2} \d{1,2}$/,
+      );
+      const mapName = button.label!.split(' · ')[1]!;
+      expect([...official.values()]).toContain(mapName);
+      // The button and its line are the same match, in the same order.
+      expect(lines[i]).toContain(`· ${mapName} ·`);
+    }
+    // K/D is labelled; the footer says what is listed, in which order, and the page.
+    for (const line of lines) expect(line).toMatch(/ · K\/D \d+\/\d+ · /);
+    expect(list.embeds[0]?.footer?.text).toBe('All seasons, newest first · page 1');
 
     // The next page names its maps from the cached list: no second /maps request.
     const next = allButtons(list).find((b) => b.label === 'Next ▶')!;
@@ -104,12 +120,16 @@ describe('/player matches', () => {
 });
 
 describe('/lobbies', () => {
-  it('gives each listed game its join link and leaves out games about to end', async () => {
+  it('gives each listed game with a free seat its join link, a full one none, and leaves out games about to end', async () => {
     await fixture.start({ commands: true });
     const reply = await run('lobbies', undefined, {});
     const lines = (reply.embeds[0]?.description ?? '').split('\n').slice(2);
     expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line).toMatch(/ · https:\/\/krunker\.io\/\?game=[A-Z]+:\w+$/);
+    for (const line of lines) {
+      if (line.endsWith(' · 🔒 full')) expect(line).not.toMatch(/https:/);
+      else expect(line).toMatch(/ · https:\/\/krunker\.io\/\?game=[A-Z]+:\w+$/);
+    }
+    expect(lines.some((line) => line.includes('https://'))).toBe(true);
     expect(JSON.stringify(reply)).not.toMatch(/\]\(http/);
     expect(reply.embeds[0]?.footer?.text).toMatch(/\d+ about to end \(under 1 min\) not listed/);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMatchId } from '../../../commands/match.ts';
 import type { MatchDetails, MatchParticipant } from '../../../src/api/schemas/index.ts';
 import { UserError } from '../../../src/core/user-error.ts';
-import { groupTeams, renderMatch } from '../../../src/features/players/matches.ts';
+import { groupTeams, renderMatch, renderMatches } from '../../../src/features/players/matches.ts';
 import { Colors } from '../../../src/render/payload.ts';
 import { HOSTILE, expectSafe, fieldsOf, translators, useSandboxApi } from '../../support/render.ts';
 
@@ -160,6 +160,25 @@ describe('match', () => {
 });
 
 describe('match id', () => {
+  it('says rounds in the plural form each language needs, and an unknown count as unknown', () => {
+    const match = (rounds: number | undefined): MatchDetails => ({
+      match_id: '1',
+      participants: [
+        player('a', 1, 1, rounds === undefined ? { rounds_won: undefined } : { rounds_won: rounds }),
+        player('b', 2, 0, { rounds_won: 0 }),
+      ],
+    });
+    const scoreline = (t: typeof en, rounds: number | undefined) =>
+      renderMatch(t, { match: match(rounds), mapName: undefined }).embeds?.[0]?.description ?? '';
+    expect(scoreline(en, 1)).toBe('🟩 Team 1: 1 round · 🟥 Team 2: 0 rounds');
+    expect(scoreline(en, 4)).toContain('Team 1: 4 rounds');
+    expect(scoreline(pl, 1)).toContain('Drużyna 1: 1 runda');
+    expect(scoreline(pl, 3)).toContain('Drużyna 1: 3 rundy');
+    expect(scoreline(pl, 5)).toContain('Drużyna 1: 5 rund');
+    expect(scoreline(translators.ru, 21)).toContain('21 раунд ·');
+    expect(scoreline(en, undefined)).toContain('Team 1: rounds unknown');
+  });
+
   it('keeps a valid id as the exact digit string', () => {
     expect(parseMatchId('9007199254740993')).toBe('9007199254740993');
     expect(parseMatchId('  18446744073709551615 ')).toBe('18446744073709551615');
@@ -191,5 +210,43 @@ describe('match id', () => {
       expect(message).toContain('digits only');
       expect(message).not.toMatch(/@everyone|<@/);
     }
+  });
+});
+
+describe('match buttons of /player matches', () => {
+  it('label each match by result, map and date within 80 characters, never by its id', () => {
+    const id = '9007199256255972';
+    const longName = 'Parkour Paradise '.repeat(10).trim();
+    const page = {
+      page: 1,
+      per_page: 10,
+      matches: [
+        { match_id: id, map: 3, victory: 1, date: '2026-11-26T18:00:00Z', kills: 16, deaths: 12 },
+        { match_id: '12', map: 40, victory: 0, date: 'not a date', kills: 3, deaths: 9 },
+      ],
+    };
+    const payload = renderMatches(en, {
+      name: 'Sn1per',
+      data: page,
+      page: 1,
+      season: undefined,
+      pager: { page: (p: number) => `p:${p}`, label: 'l' },
+      mapNames: new Map([[3, longName]]),
+      openMatch: (matchId: string) => `match:open:${matchId}`,
+    });
+    expectSafe(payload);
+    const rows = payload.components as unknown as Array<{ components: Array<{ label: string }> }>;
+    const labels = rows[0]!.components.map((b) => b.label);
+    expect(labels[0]!.length).toBeLessThanOrEqual(80);
+    expect(labels[0]).toMatch(/^🟩 Win · Parkour Paradise .*… · Nov 26$/);
+    expect(labels[1]).toBe('🟥 Loss · Unknown map 40 · —');
+    for (const label of labels) expect(label).not.toMatch(/\d{5,}/);
+    const description = payload.embeds?.[0]?.description ?? '';
+    expect(description).not.toContain(id);
+    expect(description.split('\n')[0]).toContain('K/D 16/12');
+    expect(payload.embeds?.[0]?.footer?.text).toBe('All seasons, newest first · page 1');
+    const pager = { page: (p: number) => `p:${p}`, label: 'l' };
+    const season = renderMatches(pl, { name: 'x', data: page, page: 2, season: 7, pager });
+    expect(season.embeds?.[0]?.footer?.text).toBe('Sezon 7, od najnowszych · strona 2');
   });
 });

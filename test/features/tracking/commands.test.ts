@@ -65,12 +65,14 @@ async function keepPast(profile: PlayerProfile, days: number, perDay: number) {
 }
 
 describe('/player history', () => {
-  it('says when history will be there for a player seen for the first time', async () => {
+  it('draws what it has for a player seen for the first time, saying when the next measured point can come', async () => {
     await fixture.start({ commands: true });
     const name = fixture.world.sandbox.world.samples.player;
     const reply = await run('player', 'history', { name });
-    expect(reply.embeds[0]?.description).toMatch(/no history of this yet/);
-    expect(reply.attachments).toEqual([]);
+    // The one measured point (and the match history, test/features/history/first-day.test.ts).
+    expect(reply.embeds[0]?.description).toMatch(/the next can come <t:\d+:R>/);
+    expect(reply.embeds[0]?.footer?.text).toMatch(/^1 point measured \(snapshots\)/);
+    expect(reply.attachments[0]?.filename).toBe('history.png');
   });
 
   it('draws a stat over the days kept, with the change over the period', async () => {
@@ -115,11 +117,13 @@ describe('/player compare', () => {
     expect(first.embeds[0]?.title).toBe(`${a} vs ${b}`);
     const marks = (first.embeds[0]?.fields ?? []).filter((f) => f.value.includes('✅'));
     expect(marks.length).toBeGreaterThan(0);
-    expect(first.attachments).toEqual([]);
+    // Before both have two measured points the chart is not the measured one.
+    expect(first.embeds[0]?.footer?.text).not.toBe('K/D as measured by the bot (snapshots).');
     await keepPast(await profileOf(a), 5, 3);
     await keepPast(await profileOf(b), 5, 1);
     const second = await run('player', 'compare', { a, b });
     expect(second.attachments[0]?.filename).toBe('compare.png');
+    expect(second.embeds[0]?.footer?.text).toBe('K/D as measured by the bot (snapshots).');
     const same = await run('player', 'compare', { a, b: a.toUpperCase() });
     expect(same.embeds[0]?.description).toMatch(/two different players/);
   });

@@ -185,15 +185,11 @@ describe('renderHistoryChart', () => {
     expect(textContents(svg)).not.toContain('P3');
   });
 
-  it('says there is no data when no player has two readings in the span', async () => {
+  it('says there is no data when no player has a reading in the span', async () => {
     const cases: HistoryChartInput['series'][] = [
       [],
       [{ label: 'a', points: [] }],
-      [{ label: 'a', points: [{ at: TO - DAY, value: 1.2 }] }],
-      [
-        { label: 'a', points: [{ at: TO - DAY, value: 1.2 }] },
-        { label: 'b', points: readings(10, 1, FROM - 90 * DAY, FROM - DAY) },
-      ],
+      [{ label: 'b', points: readings(10, 1, FROM - 90 * DAY, FROM - DAY) }],
     ];
     for (const series of cases) {
       const { svg, altText } = buildHistorySvg(input({ series }));
@@ -206,11 +202,67 @@ describe('renderHistoryChart', () => {
     const raster = rasterize(svg);
     const centre = { left: 300, top: 240, right: 660, bottom: 290 };
     expect(differingPixels(raster, rasterize(withoutText(svg)), centre)).toBeGreaterThan(100);
+  });
+
+  it('draws a single reading as a point with its value, never as a line', async () => {
+    for (const series of [
+      [{ label: 'a', points: [{ at: TO, value: 1.2 }] }],
+      [
+        { label: 'a', points: [{ at: TO - DAY, value: 1.2 }] },
+        { label: 'b', points: readings(10, 1, FROM - 90 * DAY, FROM - DAY) },
+      ],
+    ]) {
+      const { svg, altText } = buildHistorySvg(input({ series }));
+      expect(polylines(svg)).toEqual([]);
+      expect(circles(svg, Colors.player)).toBe(1);
+      // The value beside the point, not only on the axis.
+      const label = /<text x="([\d.]+)"[^>]*font-size="14" font-weight="bold"[^>]*>1\.2<\/text>/.exec(svg);
+      expect(label).not.toBeNull();
+      expect(textContents(svg)).not.toContain('No data in this period');
+      expect(altText).toContain('a: 1.2.');
+      // The label stays inside the plot, even for a point at the right end.
+      expect(Number(label?.[1]) + measureText('1.2', 14, 'bold')).toBeLessThanOrEqual(960 - 24);
+    }
     const chart = await drawnChart(
       renderHistoryChart(input({ series: [{ label: 'a', points: [{ at: TO, value: 1 }] }] })),
     );
     expect(chart.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(pngSize(chart.png)).toEqual({ width: 960, height: 480 });
+  });
+
+  it('dashes a series from the match history, names it in the legend, and draws the results strip', async () => {
+    const matches = readings(8, 2, TO - 5 * DAY, TO - DAY);
+    const results = matches.map((point, i) => ({
+      at: point.at,
+      result: (['win', 'loss', 'draw'] as const)[i % 3]!,
+    }));
+    const { svg, altText } = buildHistorySvg(
+      input({
+        series: [{ label: 'Ranked matches (match history)', points: matches, source: 'matches' }],
+        results,
+        labels: {
+          noData: 'No data',
+          outOfRange: (count: number) => `${count} not drawn`,
+          results: (counts) => `${counts.win} W, ${counts.loss} L, ${counts.draw} D`,
+        },
+      }),
+    );
+    expect(svg).toMatch(/<polyline [^>]*stroke-dasharray="7 5"/);
+    expect(textContents(svg)).toContain('Ranked matches (match history)');
+    expect(svg.match(new RegExp(`<rect [^>]*fill="${Colors.wins}"`, 'g'))).toHaveLength(3);
+    expect(svg.match(new RegExp(`<rect [^>]*fill="${Colors.losses}"`, 'g'))).toHaveLength(3);
+    expect(altText).toContain('3 W, 3 L, 2 D.');
+    // Results outside the span or of no known kind are left out.
+    const odd = buildHistorySvg(
+      input({
+        results: [
+          { at: FROM - DAY, result: 'win' },
+          { at: Number.NaN, result: 'win' },
+          { at: TO, result: 'nope' as 'win' },
+        ],
+      }),
+    );
+    expect(odd.svg).not.toContain(`fill="${Colors.wins}" rx`);
   });
 
   it('draws a player with a single reading as one marker beside the other line', async () => {

@@ -83,8 +83,8 @@ describe('renderRankedStandingChart', () => {
     expect(pngSize(chart.png)).toEqual({ width: 960, height: 480 });
     expect(chart.altText).toBe(
       'Sn1per — ranked standing. Europe: MMR 2,140 (best 2,300), Wins 120, Losses 80. ' +
-        'Asia: MMR 980 (best 980), Wins 6, Losses 0. ' +
-        'MMR over time (Nov 14 – Nov 24): Europe 2,000 → 2,140.',
+        'Asia: MMR 980, Wins 6, Losses 0. ' +
+        'MMR over time (Nov 14 – Nov 24): Europe 2,000 → 2,140, Asia 980.',
     );
   });
 
@@ -107,10 +107,18 @@ describe('renderRankedStandingChart', () => {
     expect(fill / track).toBeCloseTo(0.75, 2);
     // At its best, the bar is full.
     const atBest = buildRankedStandingSvg(
-      input({ regions: [{ label: 'EU', mmr: 2000, wins: 1, losses: 1 }] }),
+      input({
+        regions: [{ label: 'EU', mmr: 2000, wins: 1, losses: 1, history: [{ at: NOW - DAY, mmr: 1800 }] }],
+      }),
     );
     const [bestTrack, bestFill] = trackAndFill(atBest.svg);
     expect(bestFill).toBeCloseTo(bestTrack, 5);
+    // With no earlier reading there is no best to measure against: no bar, no "best".
+    const alone = buildRankedStandingSvg(
+      input({ regions: [{ label: 'EU', mmr: 2000, wins: 1, losses: 1 }] }),
+    );
+    expect(barWidths(alone.svg)).toEqual([]);
+    expect(textContents(alone.svg).join(' ')).not.toContain('best');
   });
 
   it('draws one line over time per region with history, through every reading and ending on now', async () => {
@@ -137,16 +145,29 @@ describe('renderRankedStandingChart', () => {
     expect(textContents(svg)).not.toContain(labels.noHistory);
   });
 
-  it('says when the line over time will show, until there are two readings', async () => {
+  it('draws a single reading as a point with its value, never a line, and says when the line will show', async () => {
     const { svg, altText } = buildRankedStandingSvg(input());
     expect(svg).not.toContain('<path');
-    expect(textContents(svg).join(' ')).toBe(
-      textContents(svg)
-        .join(' ')
-        .replace(/MMR over time shows.*/, '') +
-        'MMR over time shows once the bot has seen this player more than once.',
-    );
+    expect(svg).not.toContain('<polyline');
+    const texts = textContents(svg);
+    expect(texts).toEqual(expect.arrayContaining(['2,140', '1,575', '980', 'Nov 24']));
+    expect(texts.join(' ')).toContain('MMR over time shows once the bot has seen');
+    expect(texts.join(' ')).not.toContain('best');
+    // One dot per region, in the region's colour.
+    expect(svg.match(new RegExp(`<circle [^>]*r="6" fill="${Colors.mmr}"`, 'g'))).toHaveLength(1);
+    expect(svg.match(new RegExp(`<circle [^>]*r="6" fill="${Colors.rival}"`, 'g'))).toHaveLength(1);
+    expect(altText).toContain('MMR over time (Nov 24): Europe 2,140, North America 1,575, Asia 980.');
     expect(altText.endsWith(labels.noHistory)).toBe(true);
+    // The snapshot of the very read the chart shows (a moment ago, the same MMR) is no earlier reading:
+    // no flat line from today to today, and no "best" equal to the MMR.
+    const sameRead = buildRankedStandingSvg(
+      input({
+        regions: [{ label: 'EU', mmr: 1220, wins: 7, losses: 3, history: [{ at: NOW - 5, mmr: 1220 }] }],
+      }),
+    );
+    expect(sameRead.svg).not.toContain('<path');
+    expect(textContents(sameRead.svg)).toContain('1,220');
+    expect(textContents(sameRead.svg).join(' ')).not.toContain('best 1,220');
     // Readings at or after now, or not numbers, are no history.
     const odd = buildRankedStandingSvg(
       input({
@@ -166,6 +187,7 @@ describe('renderRankedStandingChart', () => {
       }),
     );
     expect(odd.svg).not.toContain('<path');
+    expect(() => rasterize(odd.svg)).not.toThrow();
   });
 
   it('splits the strip under each bar by the share of wins', async () => {
@@ -285,7 +307,7 @@ describe('renderRankedStandingChart', () => {
       }),
     );
     expect(textContents(svg)).toContain('2.140 MMR');
-    expect(altText).toContain('Europe: MMR 2.140 (Bestwert 2.140), Siege 120, Niederlagen 80');
+    expect(altText).toContain('Europe: MMR 2.140, Siege 120, Niederlagen 80');
   });
 
   it('is deterministic', async () => {
