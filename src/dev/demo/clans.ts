@@ -3,7 +3,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { systemClock, type Clock } from '../../core/clock.ts';
 import { DIGEST_DELAY_MS } from '../../features/turf/digest/model.ts';
 import { turfDay, turfDayDate } from '../../api/turf-days.ts';
-import { printMessage } from './print.ts';
+import { seenMessages, showPosts } from './posted.ts';
 import type { Stack } from './stack.ts';
 import { firstSuggestion, type Actor, type GameContext, type Step } from './steps.ts';
 
@@ -69,26 +69,6 @@ async function leadingClan(stack: Stack): Promise<string> {
   return top[0]?.clan_name ?? stack.sandbox.world.samples.clan;
 }
 
-function printNew(game: GameContext, channels: ReadonlyMap<string, number>): void {
-  const { stack, write } = game;
-  for (const [channelId, before] of channels) {
-    const name = stack.bot.client.channels.cache.get(channelId);
-    const label = name && 'name' in name ? `#${String(name.name)}` : channelId;
-    for (const message of stack.discord.messages(channelId).slice(before)) {
-      if (message.kind !== 'channel') continue;
-      const pings = message.allowedMentions?.roles ?? [];
-      write(
-        `  ${label} receives (allowed mentions: ${pings.length === 0 ? 'none' : pings.map((r) => `<@&${r}>`).join(', ')}):\n`,
-      );
-      write(`${printMessage(message, '    ')}\n`);
-    }
-  }
-}
-
-function counts(stack: Stack, ids: readonly string[]): Map<string, number> {
-  return new Map(ids.map((id) => [id, stack.discord.messages(id).length]));
-}
-
 async function setUp(stack: Stack, clock: Clock): Promise<ClanChannel> {
   const clanName = await leadingClan(stack);
   const channelId = stack.discord.addChannel(stack.guildId, { name: 'clan-turf' }).id;
@@ -106,14 +86,14 @@ async function setUp(stack: Stack, clock: Clock): Promise<ClanChannel> {
   return { clanName, channelId, roleId: squad.id, leadersId: leaders.id, dueAt };
 }
 
-async function pollAfterJump(game: GameContext, clock: DemoClock, channel: ClanChannel, at: number) {
+async function pollAfterJump(game: GameContext, clock: DemoClock, at: number) {
   const { stack } = game;
-  const watched = counts(stack, [channel.channelId, stack.channelId]);
+  const seen = seenMessages(stack);
   clock.jumpTo(at);
   const announcements = await stack.bot.announcements;
   await announcements?.pollOnce();
   await announcements?.flush();
-  printNew(game, watched);
+  await showPosts(game, seen);
 }
 
 /** The demo's clan channel steps, on the demo's clock. */
@@ -161,14 +141,13 @@ export function clanSteps(clock: DemoClock): Step[] {
     {
       kind: 'game',
       title: `the clock moves to ${BEFORE} minutes before the UTC turf day ends: the reminder posts the clan’s standing on each turf map, pinging only @turf-squad`,
-      run: (game) => pollAfterJump(game, clock, ready(), ready().dueAt + 1_000),
+      run: (game) => pollAfterJump(game, clock, ready().dueAt + 1_000),
     },
     {
       kind: 'game',
       title:
         'the UTC turf day ends: two minutes later the daily digest posts the clan’s place, points, KR, top contributors, payouts and the members who scored nothing (turf maps changing hands are posted too)',
-      run: (game) =>
-        pollAfterJump(game, clock, ready(), ready().dueAt + BEFORE * MINUTE + DIGEST_DELAY_MS + 1_000),
+      run: (game) => pollAfterJump(game, clock, ready().dueAt + BEFORE * MINUTE + DIGEST_DELAY_MS + 1_000),
     },
     {
       command: 'remind',

@@ -1,6 +1,10 @@
+import { BackgroundScheduler } from '../../traffic/scheduler.ts';
+import { followCapacity } from '../../traffic/capacity.ts';
+import { CONFIRM_GAP_MS } from '../../features/alerts/crossing.ts';
+import { AlertWatch, marketPriceReader } from '../../features/alerts/watch.ts';
 import type { DemoClock } from './clans.ts';
-import { saveAttachments } from './attachments.ts';
-import { printMessage } from './print.ts';
+import { seenMessages, showPosts } from './posted.ts';
+import type { Stack } from './stack.ts';
 import type { GameContext, Step } from './steps.ts';
 
 /** The demo's game steps: something happens in the game, and the bot's announcements show it. */
@@ -8,15 +12,11 @@ import type { GameContext, Step } from './steps.ts';
 /** The clan whose roster the sandbox changes every minute (`rosters`), and which the clan log follows. */
 export const DEMO_CLAN = 'NoScope';
 
-/** The messages a channel received since `before`, printed (and their images saved). */
-export async function saveNewMessages(game: GameContext, channelId: string, before: number): Promise<void> {
-  const channel = game.stack.bot.client.channels.cache.get(channelId);
-  const label = channel && 'name' in channel ? `#${String(channel.name)}` : 'a DM';
-  for (const message of game.stack.discord.messages(channelId).slice(before)) {
-    if (message.kind !== 'channel') continue;
-    game.write(`  ${label} receives:\n${printMessage(message, '    ')}\n`);
-    await saveAttachments(message, game.outDir, game.index, game.write);
-  }
+/** One poll of every announcement source, and every delivery it made waited for. */
+async function pollAll(stack: Stack): Promise<void> {
+  const announcements = await stack.bot.announcements;
+  await announcements?.pollOnce();
+  await announcements?.flush();
 }
 
 /** A game event the poller picks up: the map is featured, and `#general` (subscribed to maps) gets it. */
@@ -29,11 +29,9 @@ export function featuredMapStep(): Step {
       const map = stack.sandbox.world.maps.find((m) => !m.featured && !m.hidden);
       if (!map) return;
       stack.sandbox.events.publish('map.featured', map.id);
-      const before = stack.discord.messages(stack.channelId).length;
-      const announcements = await stack.bot.announcements;
-      await announcements?.pollOnce();
-      await announcements?.flush();
-      await saveNewMessages(game, stack.channelId, before);
+      const seen = seenMessages(stack);
+      await pollAll(stack);
+      await showPosts(game, seen);
     },
   };
 }
@@ -48,13 +46,90 @@ export function rosterStep(clock: DemoClock): Step {
     run: async (game) => {
       const { stack } = game;
       const announcements = await stack.bot.announcements;
+      const seen = seenMessages(stack);
       // The first read is recorded silently; the changes come after it.
       await announcements?.pollOnce();
-      const before = stack.discord.messages(stack.channelId).length;
       clock.advance(6 * 60_000 + 1_000);
-      await announcements?.pollOnce();
-      await announcements?.flush();
-      await saveNewMessages(game, stack.channelId, before);
+      await pollAll(stack);
+      await showPosts(game, seen);
+    },
+  };
+}
+
+/**
+ * The moderators' KPD feed: a player reports a suspected cheater (a new call), a minute later a KPD
+ * officer bans them (the call's status and verdict change); each poll after posts it in `#general`.
+ */
+export function kpdStep(clock: DemoClock): Step {
+  return {
+    kind: 'game',
+    title:
+      'a player reports a suspected cheater in the game (a new KPD call); a minute later a KPD officer ' +
+      'reviews it and bans them. The KPD feed (read with the moderator’s linked key) posts the new call in ' +
+      '#general, then its verdict',
+    run: async (game) => {
+      const { stack } = game;
+      const { samples } = stack.sandbox.world;
+      const seen = seenMessages(stack);
+      // The feed's first read of this server records the calls there are; only what comes after is posted.
+      await pollAll(stack);
+      clock.advance(60_000);
+      const call = stack.sandbox.kpd.report(samples.player, samples.hackerPlayer);
+      await pollAll(stack);
+      clock.advance(60_000);
+      stack.sandbox.kpd.review(call, samples.kpdPlayer, 1);
+      await pollAll(stack);
+      await showPosts(game, seen);
+    },
+  };
+}
+
+/**
+ * The price alerts' watch, as the worker process runs it (`npm start` runs it there; the demo's bot runs
+ * the announcement sources in its own process, without it): the same parts, over the bot's database.
+ */
+function alertWatch(stack: Stack): AlertWatch {
+  const { services } = stack.bot;
+  return new AlertWatch({
+    db: services.db,
+    read: marketPriceReader(services.api),
+    scheduler: new BackgroundScheduler(),
+    clock: services.clock,
+    log: services.log.child({ part: 'alerts' }),
+    rest: stack.bot.client.rest,
+    translations: services.translations,
+    capacityPerMinute: followCapacity(stack.config),
+    demand: services.demand,
+    settings: stack.config.follow,
+  });
+}
+
+/**
+ * A holder lists the skin at `price` KR, below the alerts' thresholds: the watch sees the lowest price
+ * there, sees it again at its next check (a crossing holds for two checks in a row) and fires every alert
+ * it crossed, each once: a DM, a channel post.
+ */
+export function priceDropStep(clock: DemoClock, skin: (stack: Stack) => number, price: number): Step {
+  return {
+    kind: 'game',
+    title:
+      `a player lists the skin at ${price} KR, below both alerts; the price-alert watch sees the lowest ` +
+      'price there at two checks in a row and fires both alerts: a DM to the user and a post in #general',
+    run: async (game) => {
+      const { stack } = game;
+      const seen = seenMessages(stack);
+      stack.sandbox.market.list(skin(stack), price);
+      const watch = alertWatch(stack);
+      const run = {
+        subscriptions: [],
+        signal: new AbortController().signal,
+        deliver: () => Promise.resolve(),
+        spreadMs: 60_000,
+      };
+      await watch.poll(run);
+      clock.advance(Math.max(CONFIRM_GAP_MS, await watch.plannedMs(run)) + 1_000);
+      await watch.poll(run);
+      await showPosts(game, seen);
     },
   };
 }
@@ -69,14 +144,13 @@ export function trackedMatchStep(clock: DemoClock, player: (game: GameContext) =
     run: async (game) => {
       const { stack } = game;
       const announcements = await stack.bot.announcements;
+      const seen = seenMessages(stack);
       // The first look at a tracked player is its baseline: it posts nothing.
       await announcements?.pollOnce();
-      const before = stack.discord.messages(stack.channelId).length;
       stack.sandbox.activity.play(player(game), { victory: 1 });
       clock.advance(5 * 60_000 + 1_000);
-      await announcements?.pollOnce();
-      await announcements?.flush();
-      await saveNewMessages(game, stack.channelId, before);
+      await pollAll(stack);
+      await showPosts(game, seen);
     },
   };
 }

@@ -6,7 +6,7 @@ import { demoScript } from './script.ts';
 import { DEMO_CLAN } from './game.ts';
 import { saveAttachments } from './attachments.ts';
 import { startStack, type OptionValues, type Stack, type StackOptions } from './stack.ts';
-import { stepKey, type Actor, type CommandStep, type Expected } from './steps.ts';
+import { stepKey, type Actor, type CommandStep, type Expected, type Posted } from './steps.ts';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -40,6 +40,8 @@ export interface DemoReport {
   }>;
   /** What went wrong: a reply that is not what its step expects, a step that failed. Empty on success. */
   readonly problems: readonly string[];
+  /** Every announcement and price alert the bot posted on its own, with its kind, in order. */
+  readonly posted: readonly Posted[];
   readonly durationMs: number;
 }
 
@@ -53,6 +55,7 @@ interface Run {
   readonly played: Set<string>;
   readonly replies: Array<{ step: string; outcome: Outcome; text: string }>;
   readonly problems: string[];
+  readonly posted: Posted[];
 }
 
 export async function runDemo(options: DemoOptions): Promise<DemoReport> {
@@ -88,6 +91,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     played: new Set(),
     replies: [],
     problems: [],
+    posted: [],
   };
   try {
     await playAll(run, new Set(loaded), clock);
@@ -99,6 +103,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     loaded,
     replies: run.replies,
     problems: run.problems,
+    posted: run.posted,
     durationMs: Date.now() - started,
   };
 }
@@ -112,7 +117,8 @@ async function playAll(run: Run, loaded: ReadonlySet<string>, clock: DemoClock):
         run.write(`\n\n══ ${step.title} ══\n`);
       } else if (step.kind === 'game') {
         run.write(`\n~ In the game: ${step.title}\n`);
-        await step.run({ stack: run.stack, outDir: run.outDir, index, write: run.write });
+        const posted = (post: Posted) => run.posted.push(post);
+        await step.run({ stack: run.stack, outDir: run.outDir, index, write: run.write, posted });
       } else if (!loaded.has(step.command)) {
         run.write(`\n> /${step.command}: not part of this build, skipped\n`);
       } else {

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits } from 'discord.js';
 import type { DemoClock } from './clans.ts';
 import { rolesSeen } from './clans.ts';
-import { DEMO_CLAN, featuredMapStep, rosterStep, trackedMatchStep } from './game.ts';
+import { DEMO_CLAN, featuredMapStep, kpdStep, priceDropStep, rosterStep, trackedMatchStep } from './game.ts';
 import type { Stack } from './stack.ts';
 import { firstSuggestion, type Actor, type Step } from './steps.ts';
 
@@ -86,8 +86,9 @@ function announcementSteps(clock: DemoClock): Step[] {
       sub: 'kpd',
       options: (s) => ({ channel: s.channelId }),
       manager,
-      note: 'new KPD calls are posted in #general from now on',
+      note: 'new KPD calls, and changes of their status and verdict, are posted in #general from now on',
     },
+    kpdStep(clock),
     {
       command: 'subscribe',
       sub: 'turf',
@@ -197,16 +198,17 @@ function followSteps(clock: DemoClock): Step[] {
       command: 'alert',
       sub: 'add',
       options: (s) => ({ skin: skin(s), direction: 'below', price: 50 }),
-      note: 'a DM when the skin’s lowest price falls below 50 KR',
+      note: 'a DM when the skin’s lowest price falls to 50 KR or below',
     },
     {
       command: 'alert',
       sub: 'add',
-      options: (s) => ({ skin: skin(s), direction: 'above', price: 5_000, channel: s.channelId }),
+      options: (s) => ({ skin: skin(s), direction: 'below', price: 100, channel: s.channelId }),
       manager,
-      note: 'a post in #general when it rises above 5,000 KR (Manage Server)',
+      note: 'a post in #general when it falls to 100 KR or below (a channel alert needs Manage Server)',
     },
-    { command: 'alert', sub: 'list', note: 'your alerts' },
+    priceDropStep(clock, skin, 45),
+    { command: 'alert', sub: 'list', note: 'your alerts, both fired' },
     {
       command: 'alert',
       sub: 'list',

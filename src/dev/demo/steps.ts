@@ -43,6 +43,14 @@ export interface GameStep {
   readonly run: (game: GameContext) => Promise<void>;
 }
 
+/** A message the bot posted on its own: an announcement of a kind, or a price alert (`posted.ts`). */
+export interface Posted {
+  /** The announcement kind (`ANNOUNCEMENT_KINDS`' name), or `PRICE_ALERT`. */
+  readonly kind: string;
+  readonly channelId: string;
+  readonly messageId: string;
+}
+
 /** What a game step works with: the stack, where its images go, and the transcript. */
 export interface GameContext {
   readonly stack: Stack;
@@ -50,6 +58,8 @@ export interface GameContext {
   /** The step's number (its images are named after it). */
   readonly index: number;
   readonly write: (text: string) => void;
+  /** Told of each announcement and price alert the step saw posted (the demo's report lists them). */
+  readonly posted?: (post: Posted) => void;
 }
 
 /** A heading of the transcript: what the next steps are about. */

@@ -13,6 +13,7 @@ import {
   type RouteRequest,
 } from './http.ts';
 import { wireId } from './json.ts';
+import { KPD_LATEST_CALLS } from './kpd-live.ts';
 import { DAY_MS, iso, startOfUtcDay } from './time.ts';
 import { compareText } from './world/common.ts';
 import {
@@ -151,7 +152,8 @@ export function developerRoutes(ctx: SandboxContext): Route[] {
     },
     route('/api/kpd/latest-calls', ({ key }) => {
       if (!key?.scopes.includes('kpd')) throw new HttpError(403, 'Missing scope: kpd');
-      return world.kpdCalls.map((call) => ({ ...call }));
+      // Up to 50, newest first (observed): older calls leave the list as new ones come.
+      return world.kpdCalls.slice(0, KPD_LATEST_CALLS).map((call) => ({ ...call }));
     }),
     route('/api/leaderboard/{region}', ({ params, query }) => {
       const region = intParam(params['region'] ?? '', 'region');

@@ -2,6 +2,8 @@ export { startSandbox } from './server.ts';
 export type { IssueTokenOptions, Sandbox, SandboxOptions, SandboxUrls } from './server.ts';
 export type { ActivityOptions, PlayOptions, SandboxActivity } from './activity.ts';
 export type { RosterOptions, SandboxRosters } from './clans-roster.ts';
+export type { SandboxMarket } from './market-live.ts';
+export type { KpdVerdict, SandboxKpd } from './kpd-live.ts';
 export type { Fault, FaultController } from './faults.ts';
 export type { RequestLog, RequestLogEntry } from './request-log.ts';
 export type { PathMatch } from './paths.ts';

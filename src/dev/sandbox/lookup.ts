@@ -10,6 +10,7 @@ import {
   type Player,
   type Post,
   type RankedRecord,
+  type SkinMarket,
   type World,
 } from './world/types.ts';
 
@@ -186,6 +187,11 @@ export class WorldIndex {
     return this.#postsById.get(id);
   }
 
+  /** Every post's id, those written while the sandbox runs included. */
+  postIds(): IterableIterator<number> {
+    return this.#postsById.keys();
+  }
+
   /** A post written now: it becomes the player's newest. */
   addPost(post: Post): void {
     this.#postsByPlayer.set(post.playerId, [post, ...this.postsOf(post.playerId)]);
@@ -272,6 +278,24 @@ export class WorldIndex {
     this.#rankedByPlayer.set(record.playerId, own);
   }
 
+  /**
+   * A holder lists one more of a skin (`market-live.ts`): the skin's listings (price ascending), the
+   * seller's (newest first) and the seller's unlisted inventory change together.
+   */
+  addListing(listing: Listing): void {
+    const market = this.world.market[listing.skinIndex];
+    if (!market) throw new RangeError(`no skin ${listing.skinIndex}`);
+    const listings = [...market.listings, listing].sort(
+      (a, b) => a.price - b.price || a.listedAtMs - b.listedAtMs,
+    );
+    (this.world.market as SkinMarket[])[listing.skinIndex] = { ...market, listings };
+    this.#listingsBySeller.set(listing.sellerId, [listing, ...this.listingsOf(listing.sellerId)]);
+    const inventory = this.inventoryOf(listing.sellerId)
+      .map((item) => (item.skin_index === listing.skinIndex ? { ...item, count: item.count - 1 } : item))
+      .filter((item) => item.count > 0);
+    this.#inventories.set(listing.sellerId, inventory);
+  }
+
   /** The player's new state (same id and name). */
   replacePlayer(player: Player): void {
     const previous = this.#playersById.get(player.id);
@@ -296,6 +320,15 @@ export class WorldIndex {
     this.#clansByName.set(clan.name, clan);
     this.#clanScoresStale = true;
   }
+}
+
+/** A player posts on their profile at `nowMs` (`Sandbox.posts.add`); throws for an unknown name. */
+export function addPost(index: WorldIndex, nowMs: number, playerName: string, text: string): void {
+  const { world } = index;
+  const player = world.players.find((p) => p.name.toLowerCase() === playerName.toLowerCase());
+  if (!player) throw new Error(`the sandbox world has no player named ${playerName}`);
+  const newest = Math.max(0, ...world.posts.map((p) => p.id), ...[...index.postIds()]);
+  index.addPost({ id: newest + 1, playerId: player.id, dateMs: nowMs, text, votes: 0, commentCount: 0 });
 }
 
 function rankedKey(season: number, region: number, playerId: number): string {

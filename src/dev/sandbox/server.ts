@@ -8,6 +8,8 @@ import {
 import type { AddressInfo } from 'node:net';
 import { ActivityLog, type ActivityOptions, type SandboxActivity } from './activity.ts';
 import { RosterLog, type RosterOptions, type SandboxRosters } from './clans-roster.ts';
+import { KpdLog, type SandboxKpd } from './kpd-live.ts';
+import { MarketLog, type SandboxMarket } from './market-live.ts';
 import { FeaturedMaps, type Latencies, type SandboxContext } from './context.ts';
 import { developerRoutes } from './developer.ts';
 import { EventStore } from './events.ts';
@@ -18,7 +20,7 @@ import { toJson } from './json.ts';
 import { TokenSigner, type Role, type TokenClaims } from './jwt.ts';
 import { KeyRing, type ApiKey, type SandboxKeys } from './keys.ts';
 import { legacyRoutes } from './legacy.ts';
-import { WorldIndex } from './lookup.ts';
+import { WorldIndex, addPost } from './lookup.ts';
 import { matchmakerRoutes } from './matchmaker.ts';
 import { FixedWindows, rateHeaders, retryAfterSec, type WindowRule, type WindowState } from './rate-limit.ts';
 import { rankedRoutes } from './ranked.ts';
@@ -87,6 +89,10 @@ export interface Sandbox {
   readonly activity: SandboxActivity;
   /** Roles, owners, scores and names of clan members, visible at once through every route. */
   readonly rosters: SandboxRosters;
+  /** New listings: a skin's lowest price moves (what price alerts watch). */
+  readonly market: SandboxMarket;
+  /** New KPD calls and their reviews, as `/api/kpd/latest-calls` lists them. */
+  readonly kpd: SandboxKpd;
   readonly faults: FaultController;
   readonly requests: RequestLog;
   close(): Promise<void>;
@@ -143,7 +149,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const general = new FixedWindows(options.rateLimit ?? DEFAULT_RULE);
   const eventsWindows = new FixedWindows(options.eventsRateLimit ?? DEFAULT_EVENTS_RULE);
   const closing = new AbortController();
-  let nextPost = 0;
 
   const sleep = (ms: number): Promise<void> => {
     if (closing.signal.aborted) return Promise.reject(new Error('sandbox closed'));
@@ -356,6 +361,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     world,
     activity,
     rosters,
+    market: new MarketLog(world, index, now),
+    kpd: new KpdLog(world, index, now),
     faults,
     requests,
     issueToken({ playerName, expiresInSec = DAY_SECONDS, roles = [] }: IssueTokenOptions): string {
@@ -380,14 +387,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       },
       all: () => eventStore.all(),
     },
-    posts: {
-      add(playerName: string, text: string): void {
-        const player = world.players.find((p) => p.name.toLowerCase() === playerName.toLowerCase());
-        if (!player) throw new Error(`the sandbox world has no player named ${playerName}`);
-        const id = Math.max(0, ...world.posts.map((p) => p.id)) + 1 + nextPost++;
-        index.addPost({ id, playerId: player.id, dateMs: now(), text, votes: 0, commentCount: 0 });
-      },
-    },
+    posts: { add: (playerName: string, text: string) => addPost(index, now(), playerName, text) },
     close(): Promise<void> {
       closed ??= (async () => {
         closing.abort();

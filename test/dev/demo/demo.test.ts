@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCommands } from '../../../src/discord/loader.ts';
 import { Translations } from '../../../src/i18n/index.ts';
 import { runDemo, type DemoReport } from '../../../src/dev/demo/run.ts';
+import { PRICE_ALERT } from '../../../src/dev/demo/posted.ts';
+import { ANNOUNCEMENT_KINDS } from '../../../src/kinds.ts';
 import { createLogger } from '../../../src/log/index.ts';
 
 /**
@@ -79,6 +81,19 @@ describe('npm run demo', () => {
     for (const key of report.played) expect(transcript).toContain(`> /${key}`);
     const blocks = transcript.split('\n> /').slice(1);
     for (const block of blocks) expect(block.split('\n')[1]).toMatch(/^ {2}— \S/);
+  });
+
+  it('posts every announcement kind and a price alert, each under a line saying what it is', () => {
+    // The kinds the bot runs with, and the price alerts (a DM or a channel post, not an announcement kind).
+    const kinds = [...ANNOUNCEMENT_KINDS.map((kind) => kind.name), PRICE_ALERT];
+    expect(kinds.length).toBeGreaterThan(ANNOUNCEMENT_KINDS.length);
+    const posted = new Set(report.posted.map((post) => post.kind));
+    expect(kinds.filter((kind) => !posted.has(kind))).toEqual([]);
+    // Each is a message the bot posted on its own, told apart by the bot's records (not by its text).
+    expect(new Set(report.posted.map((post) => post.messageId)).size).toBe(report.posted.length);
+    for (const kind of ANNOUNCEMENT_KINDS)
+      expect(transcript).toContain(` receives a “${kind.name}” announcement`);
+    expect(transcript).toContain(` receives a ${PRICE_ALERT}`);
   });
 
   it("writes the charts into the run's own folder", async () => {
