@@ -62,6 +62,15 @@ export interface HistoryView {
   readonly matches?: readonly MatchReading[] | undefined;
 }
 
+/**
+ * The span a chart draws: `days` ending at the next whole minute after `now`, so that the same points asked
+ * for again within the minute make the same drawing (a lookup in the image cache, not a second render).
+ */
+function chartSpan(now: number, days: number): { from: number; to: number } {
+  const to = Math.ceil(now / 60_000) * 60_000;
+  return { from: to - days * DAY_MS, to };
+}
+
 function chartLabels(t: Translator) {
   return {
     noData: t.t('player:history.noData'),
@@ -127,8 +136,7 @@ export async function renderHistory(t: Translator, view: HistoryView): Promise<R
     title: t.t('player:history.chartTitle', { stat: label, name: view.playerName, count: view.days }),
     series,
     results,
-    from: view.now - view.days * DAY_MS,
-    to: view.now,
+    ...chartSpan(view.now, view.days),
     locale: t.locale,
     decimals: decimalsOf(view.stat),
     labels: chartLabels(t),
@@ -316,8 +324,7 @@ export async function renderCompare(
   const chart = await renderHistoryChart({
     title: t.t('player:compare.chartTitle', { a: a.playerName, b: b.playerName }),
     series: chosen.series,
-    from: now - 30 * DAY_MS,
-    to: now,
+    ...chartSpan(now, 30),
     locale: t.locale,
     decimals: 2,
     labels: chartLabels(t),
