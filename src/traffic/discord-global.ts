@@ -1,0 +1,77 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SharedLimits } from './gate.ts';
+import type { LimitWindow, Priority } from './window.ts';
+
+/**
+ * Discord's global limit (50 requests a second per bot token, every route together) as ONE limiter that
+ * every discord.js REST client of the bot sends through (`src/discord/rest-agent.ts` puts it in front of
+ * discord.js's own queue). Commands' requests are interactive, the announcement fan-out's background:
+ * waiters of one process are served interactive first (the gate's order), so the fan-out takes every slot
+ * the commands leave and no more. Across processes (shards and the worker, through Redis) see
+ * docs/adr/012: the windows are shared, and background takes leave one slot a second to commands.
+ *
+ * Two windows:
+ * - `global`: at most `perSecond` requests in any `1000 + marginMs` ms. The margin covers the difference
+ *   in network delay between the first and the last request of a second: Discord (and the stand-in)
+ *   count a fixed one-second window from the first request that reaches them.
+ * - `spacing` (background only): one background request every `1000 / perSecond` ms, so the fan-out never
+ *   fills the second in a burst at its start, which would leave a command waiting for the next second.
+ */
+export interface DiscordGlobalOptions {
+  /** Discord's global limit per bot token. Default 50. */
+  readonly perSecond?: number;
+  /** Added to the one-second window (see above). Default 5 ms: the fan-out at 50 per 1.005 s. */
+  readonly marginMs?: number;
+}
+
+const priorities = new AsyncLocalStorage<Priority>();
+
+/** Runs `work` with every Discord request it makes counted as background (the announcement fan-out). */
+export function asBackground<T>(work: () => T): T {
+  return priorities.run('background', work);
+}
+
+/** The priority of the Discord requests made here: what `asBackground` set, else `fallback`. */
+export function discordPriority(fallback: Priority): Priority {
+  return priorities.getStore() ?? fallback;
+}
+
+export class DiscordGlobalLimit {
+  readonly #limits: SharedLimits;
+  readonly #global: LimitWindow;
+  readonly #spacing: LimitWindow;
+
+  /**
+   * `scope` names the bot (its token or application id; only a hash of it is ever stored). Every process
+   * of one bot must give the same scope and share `limits` through Redis to count together.
+   */
+  constructor(limits: SharedLimits, scope: string, options: DiscordGlobalOptions = {}) {
+    const perSecond = options.perSecond ?? 50;
+    const marginMs = options.marginMs ?? 5;
+    if (!Number.isInteger(perSecond) || perSecond < 1)
+      throw new RangeError('perSecond is a positive integer');
+    if (!Number.isFinite(marginMs) || marginMs < 0) throw new RangeError('marginMs is zero or more');
+    this.#limits = limits;
+    const discordScope = `discord:${scope}`;
+    this.#global = { scope: discordScope, name: 'global', limit: perSecond, windowMs: 1000 + marginMs };
+    this.#spacing = { scope: discordScope, name: 'global:spacing', limit: 1, windowMs: 1000 / perSecond };
+  }
+
+  /**
+   * Waits for a slot of the global limit and takes it. Background takes wait behind every interactive
+   * waiter of this process; while the windows are shared with other processes they also leave one slot of
+   * each second free, so that a shard's command is never left waiting behind the worker's fan-out.
+   */
+  async take(priority: Priority, signal?: AbortSignal): Promise<void> {
+    const windows =
+      priority === 'interactive'
+        ? [this.#global]
+        : [{ ...this.#global, reserve: this.#limits.shared ? 1 : 0 }, this.#spacing];
+    await this.#limits.take({ windows, priority, ...(signal ? { signal } : {}) });
+  }
+
+  /** Requests counted in the global window now (tests and the bench). */
+  async recent(): Promise<number> {
+    return (await this.#limits.recent(this.#global)).length;
+  }
+}
