@@ -85,7 +85,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const router = new InteractionRouter(commands, services, { metrics, completers: NAME_COMPLETERS });
 
   // Commands and the fan-out share Discord's global limit through one limiter (docs/adr/012).
-  const discordLimit = new DiscordGlobalLimit(services.api.limits, options.token);
+  const discordLimit = new DiscordGlobalLimit(services.api.limits, options.token, clock);
   const { client, ready, departuresSettled } = connectClient(router, services, {
     apiUrl: config.discord.apiUrl,
     limit: discordLimit,

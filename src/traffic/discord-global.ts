@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Clock } from '../core/clock.ts';
 import type { SharedLimits } from './gate.ts';
 import type { LimitWindow, Priority } from './window.ts';
 
@@ -10,12 +11,16 @@ import type { LimitWindow, Priority } from './window.ts';
  * the commands leave and no more. Across processes (shards and the worker, through Redis) see
  * docs/adr/012: the windows are shared, and background takes leave one slot a second to commands.
  *
- * Two windows:
- * - `global`: at most `perSecond` requests in any `1000 + marginMs` ms. The margin covers the difference
- *   in network delay between the first and the last request of a second: Discord (and the stand-in)
- *   count a fixed one-second window from the first request that reaches them.
- * - `spacing` (background only): one background request every `1000 / perSecond` ms, so the fan-out never
- *   fills the second in a burst at its start, which would leave a command waiting for the next second.
+ * What it counts:
+ * - the `global` window: at most `perSecond` requests in any `1000 + marginMs` ms, shared by every
+ *   process of the bot. The margin covers the difference in network delay between the first and the last
+ *   request of a second: Discord (and the stand-in) count a fixed one-second window from the first
+ *   request that reaches them.
+ * - background requests of this process are also spaced, one every `(1000 + marginMs) / perSecond` ms
+ *   (20.1 ms at 50 a second with the default margin), on a schedule
+ *   that a late timer does not push back (the next slot is the previous slot plus the interval, not the
+ *   time the previous one was woken), so the fan-out never fills a second in a burst at its start, which
+ *   would leave a command waiting for the next second, and loses nothing to timer lateness.
  */
 export interface DiscordGlobalOptions {
   /** Discord's global limit per bot token. Default 50. */
@@ -38,36 +43,50 @@ export function discordPriority(fallback: Priority): Priority {
 
 export class DiscordGlobalLimit {
   readonly #limits: SharedLimits;
+  readonly #clock: Clock;
   readonly #global: LimitWindow;
-  readonly #spacing: LimitWindow;
+  readonly #intervalMs: number;
+  /** When the next background request of this process may go, at the earliest (clock time). */
+  #nextBackground = -Infinity;
 
   /**
    * `scope` names the bot (its token or application id; only a hash of it is ever stored). Every process
    * of one bot must give the same scope and share `limits` through Redis to count together.
    */
-  constructor(limits: SharedLimits, scope: string, options: DiscordGlobalOptions = {}) {
+  constructor(limits: SharedLimits, scope: string, clock: Clock, options: DiscordGlobalOptions = {}) {
     const perSecond = options.perSecond ?? 50;
     const marginMs = options.marginMs ?? 5;
     if (!Number.isInteger(perSecond) || perSecond < 1)
       throw new RangeError('perSecond is a positive integer');
     if (!Number.isFinite(marginMs) || marginMs < 0) throw new RangeError('marginMs is zero or more');
     this.#limits = limits;
-    const discordScope = `discord:${scope}`;
-    this.#global = { scope: discordScope, name: 'global', limit: perSecond, windowMs: 1000 + marginMs };
-    this.#spacing = { scope: discordScope, name: 'global:spacing', limit: 1, windowMs: 1000 / perSecond };
+    this.#clock = clock;
+    this.#global = { scope: `discord:${scope}`, name: 'global', limit: perSecond, windowMs: 1000 + marginMs };
+    // The global window's own pace: it binds only when a command took a slot or a timer fired late.
+    this.#intervalMs = (1000 + marginMs) / perSecond;
   }
 
   /**
-   * Waits for a slot of the global limit and takes it. Background takes wait behind every interactive
-   * waiter of this process; while the windows are shared with other processes they also leave one slot of
-   * each second free, so that a shard's command is never left waiting behind the worker's fan-out.
+   * Waits for a slot of the global limit and takes it. Background takes wait for their turn on this
+   * process's spacing, then behind every interactive waiter of this process; while the window is shared
+   * with other processes they also leave one slot of each second free, so that a shard's command is never
+   * left waiting behind the worker's fan-out.
    */
   async take(priority: Priority, signal?: AbortSignal): Promise<void> {
-    const windows =
-      priority === 'interactive'
-        ? [this.#global]
-        : [{ ...this.#global, reserve: this.#limits.shared ? 1 : 0 }, this.#spacing];
-    await this.#limits.take({ windows, priority, ...(signal ? { signal } : {}) });
+    if (priority === 'interactive') {
+      await this.#limits.take({ windows: [this.#global], priority, ...(signal ? { signal } : {}) });
+      return;
+    }
+    const now = this.#clock.now();
+    const at = Math.max(now, this.#nextBackground);
+    this.#nextBackground = at + this.#intervalMs;
+    if (at > now) await this.#clock.sleep(at - now, signal);
+    const reserve = this.#limits.shared ? 1 : 0;
+    await this.#limits.take({
+      windows: [{ ...this.#global, reserve }],
+      priority,
+      ...(signal ? { signal } : {}),
+    });
   }
 
   /** Requests counted in the global window now (tests and the bench). */

@@ -211,7 +211,7 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
   };
   const stopCapture = captureSnapshots(services);
   const limit = options.discordLimit
-    ? new DiscordGlobalLimit(world.limits, world.discord.token, options.discordLimit)
+    ? new DiscordGlobalLimit(world.limits, world.discord.token, clock, options.discordLimit)
     : undefined;
   const client = createDiscordClient({ apiUrl: world.discord.restUrl, limit });
   const router =

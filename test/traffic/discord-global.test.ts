@@ -25,7 +25,7 @@ afterEach(async () => {
 function limitOver(store: MemoryWindows): DiscordGlobalLimit {
   const gate = new LimitGate(store, clock, 'test:');
   gates.push(gate);
-  return new DiscordGlobalLimit(gate, 'bot-token', { perSecond: 50, marginMs: 5 });
+  return new DiscordGlobalLimit(gate, 'bot-token', clock, { perSecond: 50, marginMs: 5 });
 }
 
 /** `workers` loops each taking background slots until `count` are taken; the clock time of each grant. */
