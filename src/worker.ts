@@ -116,7 +116,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const composed = await composeServices({ config, clock, log, metrics, store, db, limits: options.limits });
   const { services } = composed;
   // The worker's requests are background on the bot's one global limiter (docs/adr/012).
-  const discordLimit = new DiscordGlobalLimit(services.api.limits, options.token, clock);
+  const discordLimit = new DiscordGlobalLimit(services.api.limits, options.token, clock, {
+    commandsInProcess: false,
+  });
   const rest = new REST({
     api: config.discord.apiUrl,
     agent: discordRestAgent(),

@@ -27,6 +27,13 @@ export interface DiscordGlobalOptions {
   readonly perSecond?: number;
   /** Added to the one-second window (see above). Default 5 ms: the fan-out at 50 per 1.005 s. */
   readonly marginMs?: number;
+  /**
+   * Whether the commands of this bot send through this same limiter (one process: the tests, the demo, a
+   * bot with its announcements in-process). Default true. False in the worker process: its background
+   * requests then leave one slot a second to the shards' commands even while Redis does not share the
+   * window (without REDIS_URL every process counts alone; docs/adr/012).
+   */
+  readonly commandsInProcess?: boolean;
 }
 
 const priorities = new AsyncLocalStorage<Priority>();
@@ -46,6 +53,7 @@ export class DiscordGlobalLimit {
   readonly #clock: Clock;
   readonly #global: LimitWindow;
   readonly #intervalMs: number;
+  readonly #commandsInProcess: boolean;
   /** When the next background request of this process may go, at the earliest (clock time). */
   #nextBackground = -Infinity;
 
@@ -64,13 +72,14 @@ export class DiscordGlobalLimit {
     this.#global = { scope: `discord:${scope}`, name: 'global', limit: perSecond, windowMs: 1000 + marginMs };
     // The global window's own pace: it binds only when a command took a slot or a timer fired late.
     this.#intervalMs = (1000 + marginMs) / perSecond;
+    this.#commandsInProcess = options.commandsInProcess ?? true;
   }
 
   /**
    * Waits for a slot of the global limit and takes it. Background takes wait for their turn on this
-   * process's spacing, then behind every interactive waiter of this process; while the window is shared
-   * with other processes they also leave one slot of each second free, so that a shard's command is never
-   * left waiting behind the worker's fan-out.
+   * process's spacing, then behind every interactive waiter of this process; while commands run in other
+   * processes (the window shared through Redis, or the worker on its own) they also leave one slot of each
+   * second free, so that a shard's command is never left waiting behind the worker's fan-out.
    */
   async take(priority: Priority, signal?: AbortSignal): Promise<void> {
     if (priority === 'interactive') {
@@ -81,7 +90,8 @@ export class DiscordGlobalLimit {
     const at = Math.max(now, this.#nextBackground);
     this.#nextBackground = at + this.#intervalMs;
     if (at > now) await this.#clock.sleep(at - now, signal);
-    const reserve = this.#limits.shared ? 1 : 0;
+    // Commands elsewhere (other processes) cannot queue ahead here: one slot a second stays theirs.
+    const reserve = this.#limits.shared || !this.#commandsInProcess ? 1 : 0;
     await this.#limits.take({
       windows: [{ ...this.#global, reserve }],
       priority,

@@ -22,10 +22,10 @@ afterEach(async () => {
   for (const gate of gates) await gate.close();
 });
 
-function limitOver(store: MemoryWindows): DiscordGlobalLimit {
+function limitOver(store: MemoryWindows, commandsInProcess = true): DiscordGlobalLimit {
   const gate = new LimitGate(store, clock, 'test:');
   gates.push(gate);
-  return new DiscordGlobalLimit(gate, 'bot-token', clock, { perSecond: 50, marginMs: 5 });
+  return new DiscordGlobalLimit(gate, 'bot-token', clock, { perSecond: 50, marginMs: 5, commandsInProcess });
 }
 
 /** `workers` loops each taking background slots until `count` are taken; the clock time of each grant. */
@@ -94,5 +94,12 @@ describe('the global limit, commands and fan-out together', () => {
     await clock.settle(shard.take('interactive'));
     expect(clock.now() - asked).toBeLessThanOrEqual(21);
     await clock.settle(done);
+  });
+
+  it('in the worker alone (no Redis), the fan-out still leaves one slot a second', async () => {
+    const worker = limitOver(new MemoryWindows(), false);
+    const { times, done } = fanOut(worker, 200);
+    await clock.settle(done);
+    expect(busiestWindow(times, 1_005)).toBeLessThanOrEqual(49);
   });
 });
