@@ -42,7 +42,11 @@ export type StepHook = (
 export interface DeliveryOptions {
   /** How long a claim keeps other processes off a delivery if its holder dies mid-way. */
   readonly claimTtlMs: number;
-  /** Sends in flight at once. */
+  /**
+   * Deliveries under way at once. Each spends most of its time in the store (claim, intent, record) and
+   * in the global limiter's queue; a second's worth (50) keeps the limiter fed even when the store
+   * answers slowly, so the fan-out never leaves a slot unused for want of a delivery ready to send.
+   */
   readonly concurrency: number;
   /** Attempts of one send against 5xx and network failures, with exponential backoff from `backoffMs`. */
   readonly attempts: number;
@@ -61,7 +65,7 @@ export interface DeliveryOptions {
 
 export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = {
   claimTtlMs: 60_000,
-  concurrency: 16,
+  concurrency: 50,
   attempts: 3,
   backoffMs: 500,
   maxPasses: 5,
