@@ -75,7 +75,7 @@ export async function benchFanout(): Promise<SectionFigures> {
     const commands = await commandsAlongside(world, () => running);
     await fanout;
     const seconds = (ended - started) / 1000;
-    const delayMs = loop.stop();
+    const delayMs = await loop.stop();
     const posted = channels.filter((channelId) =>
       discord.messages(channelId).some((message) => message.kind === 'channel'),
     ).length;

@@ -52,12 +52,17 @@ const RESOLUTION_MS = 2;
  */
 export const MEASURED_LOOP_DELAY = 'longest event-loop delay while measuring (ms)';
 
-/** Watches the event loop (perf_hooks.monitorEventLoopDelay) until `stop`, which says the longest delay. */
-export function watchLoop(): { stop(): number } {
+/**
+ * Watches the event loop (perf_hooks.monitorEventLoopDelay) until `stop`, which says the longest delay.
+ * A delay is recorded when the monitor's timer fires after it: `stop` lets it fire once more first, or a
+ * block just before `stop` (a reload's last parse) would go unseen.
+ */
+export function watchLoop(): { stop(): Promise<number> } {
   const monitor = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   monitor.enable();
   return {
-    stop() {
+    async stop() {
+      await new Promise((resolve) => setTimeout(resolve, 3 * RESOLUTION_MS));
       monitor.disable();
       return Math.max(0, monitor.max / 1e6 - RESOLUTION_MS);
     },

@@ -90,7 +90,7 @@ for (const [name, title, run] of chosen(process.argv.slice(2))) {
   const loop = watchLoop();
   const started = Date.now();
   const figures = await run();
-  const wholeMs = loop.stop();
+  const wholeMs = await loop.stop();
   // Judged on what the section measured when it says; on its whole run (set-up included) otherwise.
   const measured = figures[MEASURED_LOOP_DELAY];
   const delayMs = measured !== undefined && isJudged(measured) ? Number(measured.value) : wholeMs;

@@ -41,7 +41,7 @@ export async function benchWarm(): Promise<SectionFigures> {
         times.get(label)?.push(performance.now() - started);
       }
     }
-    const delayMs = loop.stop();
+    const delayMs = await loop.stop();
     const trivial = median(times.get('/link status (trivial)') ?? []);
     const figures: SectionFigures = { 'rounds (each command once a round)': ROUNDS };
     figures['/link status (trivial), median ms'] = Number(trivial.toFixed(2));

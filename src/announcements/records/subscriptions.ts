@@ -126,13 +126,9 @@ export class SubscriptionRepository {
         let query = this.#k.selectFrom('subscriptions').selectAll().where('status', '=', 'active');
         // One kind's only (`/track list` counting the tracked players): through the (status, kind) index.
         if (kind !== undefined) query = query.where('kind', '=', kind);
+        // (created_at, id) after the last row of the page before.
         if (after !== undefined)
-          query = query.where((eb) =>
-            eb.or([
-              eb('created_at', '>', after.at),
-              eb.and([eb('created_at', '=', after.at), eb('id', '>', after.id)]),
-            ]),
-          );
+          query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after.at, after.id)));
         return query.orderBy('created_at').orderBy('id').limit(size).execute();
       },
       (row) => ({ at: row.created_at, id: row.id }),
