@@ -56,6 +56,8 @@ export class DiscordGlobalLimit {
   readonly #commandsInProcess: boolean;
   /** When the next background request of this process may go, at the earliest (clock time). */
   #nextBackground = -Infinity;
+  /** The background take under way (they go one at a time). */
+  #backgroundTail: Promise<unknown> = Promise.resolve();
 
   /**
    * `scope` names the bot (its token or application id; only a hash of it is ever stored). Every process
@@ -86,17 +88,26 @@ export class DiscordGlobalLimit {
       await this.#limits.take({ windows: [this.#global], priority, ...(signal ? { signal } : {}) });
       return;
     }
+    // One background take at a time, each on the schedule from the one before: after a stall of the
+    // event loop, the waiters go one interval apart again instead of all at once.
+    const turn = this.#backgroundTail.then(() => this.#backgroundTake(signal));
+    this.#backgroundTail = turn.catch(() => undefined);
+    await turn;
+  }
+
+  async #backgroundTake(signal: AbortSignal | undefined): Promise<void> {
+    signal?.throwIfAborted();
     const now = this.#clock.now();
     const at = Math.max(now, this.#nextBackground);
-    this.#nextBackground = at + this.#intervalMs;
     if (at > now) await this.#clock.sleep(at - now, signal);
     // Commands elsewhere (other processes) cannot queue ahead here: one slot a second stays theirs.
     const reserve = this.#limits.shared || !this.#commandsInProcess ? 1 : 0;
     await this.#limits.take({
       windows: [{ ...this.#global, reserve }],
-      priority,
+      priority: 'background',
       ...(signal ? { signal } : {}),
     });
+    this.#nextBackground = Math.max(at, this.#clock.now() - this.#intervalMs / 2) + this.#intervalMs;
   }
 
   /** Requests counted in the global window now (tests and the bench). */
