@@ -128,7 +128,7 @@ export async function benchCycle(): Promise<Figures> {
       pollIntervalMs: INTERVAL_MS,
       leaseTtlMs: 30_000,
       budget: { limit: 1_000, windowMs: 60_000 },
-      delivery: { ratePerSecond: 2_000, concurrency: 32 },
+      delivery: { concurrency: 32 },
       metrics: {
         pollCycle: (source, seconds) =>
           cycles.set(source, [...(cycles.get(source) ?? []), { seconds, endedAt: performance.now() }]),

@@ -4,7 +4,8 @@ import { systemClock, type Clock } from './core/clock.ts';
 import type { Config } from './config/index.ts';
 import type { LoadedCommand } from './discord/command.ts';
 import type { Services } from './services.ts';
-import { createDiscordClient } from './discord/client.ts';
+import { createDiscordClient, type DiscordClientOptions } from './discord/client.ts';
+import { DiscordGlobalLimit } from './traffic/discord-global.ts';
 import { InteractionRouter } from './discord/interactions.ts';
 import { loadCommands } from './discord/loader.ts';
 import { NAME_COMPLETERS } from './search/completers.ts';
@@ -84,7 +85,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const commands = await loadCommands(translations, options.commands ? { only: options.commands } : {});
   const router = new InteractionRouter(commands, services, { metrics, completers: NAME_COMPLETERS });
 
-  const { client, ready, departuresSettled } = connectClient(router, services, config.discord.apiUrl);
+  // Commands and the fan-out share Discord's global limit through one limiter (docs/adr/012).
+  const discordLimit = new DiscordGlobalLimit(services.api.limits, options.token, clock);
+  const { client, ready, departuresSettled } = connectClient(router, services, {
+    apiUrl: config.discord.apiUrl,
+    limit: discordLimit,
+  });
   const health =
     config.http.port === undefined
       ? undefined
@@ -138,9 +144,9 @@ export async function startBot(options: BotOptions): Promise<Bot> {
  * The gateway client, routing interactions to the commands, noting who uses the bot in which server
  * (who its leaderboard ranks: the bot has no member list) and when it joins or leaves a server.
  */
-function connectClient(router: InteractionRouter, services: Services, apiUrl: string) {
+function connectClient(router: InteractionRouter, services: Services, discord: DiscordClientOptions) {
   const { db, clock, log } = services;
-  const client = createDiscordClient({ apiUrl });
+  const client = createDiscordClient(discord);
   client.on(Events.InteractionCreate, router.handle);
   const members = services.records.players.members;
   client.on(Events.InteractionCreate, (interaction) => {

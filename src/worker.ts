@@ -47,7 +47,8 @@ import type { SharedLimits } from './traffic/index.ts';
 import { composeServices } from './compose.ts';
 import { openStorage } from './storage.ts';
 import type { Store } from './store/index.ts';
-import { discordRestAgent } from './discord/rest-agent.ts';
+import { discordRestAgent, limitedRestOptions } from './discord/rest-agent.ts';
+import { DiscordGlobalLimit } from './traffic/discord-global.ts';
 
 /**
  * The worker: the pollers, the webhook receiver and the fan-out, without a gateway session (it posts
@@ -114,7 +115,15 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const metrics = options.metrics ?? createMetrics({ process: 'worker', clock });
   const composed = await composeServices({ config, clock, log, metrics, store, db, limits: options.limits });
   const { services } = composed;
-  const rest = new REST({ api: config.discord.apiUrl, agent: discordRestAgent() }).setToken(options.token);
+  // The worker's requests are background on the bot's one global limiter (docs/adr/012).
+  const discordLimit = new DiscordGlobalLimit(services.api.limits, options.token, clock, {
+    commandsInProcess: false,
+  });
+  const rest = new REST({
+    api: config.discord.apiUrl,
+    agent: discordRestAgent(),
+    ...limitedRestOptions(discordLimit, 'background'),
+  }).setToken(options.token);
   void reportKpdKeys(services).catch((error: unknown) =>
     log.warn({ err: error }, 'could not audit linked KPD keys'),
   );

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DiscordAPIError, HTTPError, Routes, type APIMessage, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.ts';
+import { asBackground } from '../traffic/discord-global.ts';
 import { pastTimes } from '../render/common.ts';
 import { pickLocale, type Translations, type Translator } from '../i18n/index.ts';
 import type { ReplyPayload } from '../render/payload.ts';
@@ -26,8 +27,9 @@ import { DeliveryRepository, type Repositories } from './repositories.ts';
  * and its record, or the process was) could post a second message. Such a delivery is recorded
  * `unconfirmed` and not sent again: at most once. Looking for the message in the channel instead is not
  * possible in general: fetched messages carry no nonce, and reading history needs a permission the bot
- * does not ask for. Sends go through discord.js's REST queue, paced below Discord's
- * global limit and a few at a time, so that commands keep being answered during a large fan-out.
+ * does not ask for. Sends go a few at a time through discord.js's REST queue, as background requests of
+ * the bot's one global limiter (`src/traffic/discord-global.ts`, in front of discord.js's REST): they take
+ * every slot of Discord's 50 a second that commands leave, and commands' requests go first.
  */
 
 /** The steps at which a test can stop delivery, as a crash would. */
@@ -40,10 +42,12 @@ export type StepHook = (
 export interface DeliveryOptions {
   /** How long a claim keeps other processes off a delivery if its holder dies mid-way. */
   readonly claimTtlMs: number;
-  /** Sends in flight at once. */
+  /**
+   * Deliveries under way at once. Each spends most of its time in the store (claim, intent, record) and
+   * in the global limiter's queue; a second's worth (50) keeps the limiter fed even when the store
+   * answers slowly, so the fan-out never leaves a slot unused for want of a delivery ready to send.
+   */
   readonly concurrency: number;
-  /** Sends (and edits) per second, kept under Discord's global 50 so that commands still get through. */
-  readonly ratePerSecond: number;
   /** Attempts of one send against 5xx and network failures, with exponential backoff from `backoffMs`. */
   readonly attempts: number;
   readonly backoffMs: number;
@@ -61,8 +65,7 @@ export interface DeliveryOptions {
 
 export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = {
   claimTtlMs: 60_000,
-  concurrency: 16,
-  ratePerSecond: 47,
+  concurrency: 50,
   attempts: 3,
   backoffMs: 500,
   maxPasses: 5,
@@ -95,25 +98,6 @@ export function classifyFailure(error: unknown): Failure {
     return error.status >= 500 ? { kind: 'transient' } : { kind: 'permanent', code: error.status };
   // Network failures, timeouts (AbortError) and connection resets: the request may be retried.
   return { kind: 'transient' };
-}
-
-/** Spaces sends evenly at `perSecond`, so that no one-second window holds more than that many. */
-class Pacer {
-  readonly #intervalMs: number;
-  readonly #clock: Clock;
-  #next = -Infinity;
-
-  constructor(perSecond: number, clock: Clock) {
-    this.#intervalMs = 1000 / perSecond;
-    this.#clock = clock;
-  }
-
-  async slot(): Promise<void> {
-    const now = this.#clock.now();
-    const at = Math.max(now, this.#next);
-    this.#next = at + this.#intervalMs;
-    if (at > now) await this.#clock.sleep(at - now);
-  }
 }
 
 function messageBody(payload: ReplyPayload, pingRoles: readonly string[]) {
@@ -151,7 +135,6 @@ interface Applied {
 
 export class Deliverer {
   readonly #deps: DelivererDeps;
-  readonly #pacer: Pacer;
   /** Subscriptions this process disabled (`id@since`: subscribing again re-enables with a new `since`). */
   readonly #disabled = new Set<string>();
   /** Serialises passes over the inbox within this process (the poller and webhook deliveries). */
@@ -160,7 +143,6 @@ export class Deliverer {
 
   constructor(deps: DelivererDeps) {
     this.#deps = deps;
-    this.#pacer = new Pacer(deps.options.ratePerSecond, deps.clock);
   }
 
   /** Delivers every pending event, oldest first. */
@@ -345,9 +327,9 @@ export class Deliverer {
   async #withRetry<T>(send: () => Promise<T>): Promise<T> {
     const { attempts, backoffMs } = this.#deps.options;
     for (let attempt = 1; ; attempt += 1) {
-      await this.#pacer.slot();
       try {
-        return await send();
+        // Background on the bot's one global limiter: commands' requests go first (docs/adr/012).
+        return await asBackground(send);
       } catch (error) {
         if (attempt >= attempts || classifyFailure(error).kind !== 'transient') throw error;
         const wait = backoffMs * 2 ** (attempt - 1);

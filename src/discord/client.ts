@@ -1,9 +1,15 @@
 import { Client, GatewayIntentBits, Options, Partials } from 'discord.js';
-import { discordRestAgent } from './rest-agent.ts';
+import type { DiscordGlobalLimit } from '../traffic/discord-global.ts';
+import { discordRestAgent, limitedRestOptions } from './rest-agent.ts';
 
 export interface DiscordClientOptions {
   /** REST base without the version (`https://discord.com/api`, or a proxy, or the local stand-in). */
   readonly apiUrl: string;
+  /**
+   * The bot's one global limiter (docs/adr/012): every request with the token takes a slot, as a command's
+   * (interactive) unless it runs in `asBackground`. Without it, discord.js's own per-process counter.
+   */
+  readonly limit?: DiscordGlobalLimit | undefined;
 }
 
 /**
@@ -15,7 +21,11 @@ export function createDiscordClient(options: DiscordClientOptions): Client {
   return new Client({
     intents: [GatewayIntentBits.Guilds],
     partials: [Partials.Channel],
-    rest: { api: options.apiUrl, agent: discordRestAgent() },
+    rest: {
+      api: options.apiUrl,
+      agent: discordRestAgent(),
+      ...(options.limit ? limitedRestOptions(options.limit, 'interactive') : {}),
+    },
     allowedMentions: { parse: [], repliedUser: false },
     makeCache: Options.cacheWithLimits({
       ...Options.DefaultMakeCacheSettings,

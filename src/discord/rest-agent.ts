@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
-import type { RESTOptions } from 'discord.js';
+import { DefaultRestOptions, type RESTOptions } from 'discord.js';
+import { discordPriority, type DiscordGlobalLimit } from '../traffic/discord-global.ts';
+import type { Priority } from '../traffic/window.ts';
 
 type Agent = NonNullable<RESTOptions['agent']>;
 
@@ -21,4 +23,38 @@ export function discordRestAgent(): Agent {
     agent = new RestAgent();
   }
   return agent;
+}
+
+type MakeRequest = RESTOptions['makeRequest'];
+
+/** Whether a request carries the bot's token: only those count against the bot's global limit. */
+function authorised(init: Parameters<MakeRequest>[1]): boolean {
+  const headers = init.headers;
+  if (headers === undefined) return false;
+  if (headers instanceof Headers) return headers.has('authorization');
+  if (Array.isArray(headers)) return headers.some(([name]) => String(name).toLowerCase() === 'authorization');
+  return Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+}
+
+/**
+ * REST options that put the bot's one global limiter in front of discord.js (docs/adr/012). Every request
+ * sent with the bot's token takes a slot first, as `fallback` priority unless it runs in `asBackground`
+ * (the announcement fan-out); interaction callbacks and webhook-token requests, which Discord does not
+ * count against the bot, go straight out. discord.js's own global counter (`globalRequestsPerSecond`,
+ * 50 per second of this process alone, counted before a request leaves its queue) is turned off
+ * (Infinity): two counters would each let through what the other holds back, and a 429 that Discord
+ * answers all the same is still honoured by discord.js.
+ */
+export function limitedRestOptions(
+  limit: DiscordGlobalLimit,
+  fallback: Priority,
+  send: MakeRequest = DefaultRestOptions.makeRequest,
+): Pick<RESTOptions, 'makeRequest' | 'globalRequestsPerSecond'> {
+  return {
+    globalRequestsPerSecond: Number.POSITIVE_INFINITY,
+    async makeRequest(url, init) {
+      if (authorised(init)) await limit.take(discordPriority(fallback), init.signal ?? undefined);
+      return send(url, init);
+    },
+  };
 }

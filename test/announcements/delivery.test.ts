@@ -60,9 +60,7 @@ describe('pacing', () => {
       ...['b', 'c', 'd'].map((name) => fixture.world.addChannel(name)),
     ];
     for (const channelId of channels) await subscribeDirectly(fixture.world, { kind: 'maps', channelId });
-    const process = await start({
-      announcements: { delivery: { backoffMs: 5, claimTtlMs: 200, ratePerSecond: 2 } },
-    });
+    const process = await start({ discordLimit: { perSecond: 2 } });
     await drive(fixture.world.clock, process.announcements.pollOnce());
     await feature(unfeaturedMaps()[0]!);
     const before = fixture.world.clock.now();
@@ -70,6 +68,25 @@ describe('pacing', () => {
     for (const channelId of channels) expect(posted(fixture.world, channelId)).toHaveLength(1);
     // Four posts at two a second: three gaps of half a second, waited on the manual clock.
     expect(fixture.world.clock.now() - before).toBeGreaterThanOrEqual(1_500);
+  });
+
+  it("uses the whole of Discord's 50 a second when no command asks: 100 posts in 2 s of clock", async () => {
+    const channels = [
+      fixture.world.channelId,
+      ...Array.from({ length: 99 }, (_, i) => fixture.world.addChannel(`c${i}`)),
+    ];
+    for (const channelId of channels) await subscribeDirectly(fixture.world, { kind: 'maps', channelId });
+    const process = await start({ discordLimit: { perSecond: 50 } });
+    await drive(fixture.world.clock, process.announcements.pollOnce());
+    await feature(unfeaturedMaps()[0]!);
+    const before = fixture.world.clock.now();
+    await drive(fixture.world.clock, process.announcements.pollOnce());
+    for (const channelId of channels) expect(posted(fixture.world, channelId)).toHaveLength(1);
+    // The 100th post goes 99 spacings of 20 ms after the first, plus the window's 5 ms margin once: not
+    // the 2.1 s of a fixed 47 a second, and never faster than 50.
+    const elapsed = fixture.world.clock.now() - before;
+    expect(elapsed).toBeGreaterThanOrEqual(99 * 20);
+    expect(elapsed).toBeLessThanOrEqual(2_000 * 1.01);
   });
 });
 

@@ -103,7 +103,7 @@ function deliverer(discord: FakeDiscord, log = capturedLog().log, failAfterSend 
     clock,
     log,
     holder: 'first-process',
-    options: { ...DEFAULT_DELIVERY_OPTIONS, ratePerSecond: 1_000 },
+    options: DEFAULT_DELIVERY_OPTIONS,
     hook: (step) => {
       if (step === 'sent' && failAfterSend) store.down = true;
     },

@@ -17,6 +17,7 @@ import { command as subscriptions } from '../../commands/subscriptions.ts';
 import { command as unsubscribe } from '../../commands/unsubscribe.ts';
 import { TierClient } from '../../src/api/client.ts';
 import { createMemoryLimits, type SharedLimits } from '../../src/traffic/index.ts';
+import { DiscordGlobalLimit, type DiscordGlobalOptions } from '../../src/traffic/discord-global.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { loadConfig, type Config } from '../../src/config/index.ts';
 import { createDiscordClient } from '../../src/discord/client.ts';
@@ -180,6 +181,8 @@ export interface ProcessOptions {
   readonly translations?: Translations;
   /** The sources besides events and turf; default the KPD feed (tracking: add `playersSource`). */
   readonly sources?: (services: Services) => readonly SourceFactory[];
+  /** Sends through the bot's global limiter at this rate, on the world's limits and clock; unlimited otherwise. */
+  readonly discordLimit?: DiscordGlobalOptions;
 }
 
 export async function startProcess(world: World, options: ProcessOptions = {}): Promise<Process> {
@@ -207,7 +210,10 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
     demand: demandReader(db),
   };
   const stopCapture = captureSnapshots(services);
-  const client = createDiscordClient({ apiUrl: world.discord.restUrl });
+  const limit = options.discordLimit
+    ? new DiscordGlobalLimit(world.limits, world.discord.token, clock, options.discordLimit)
+    : undefined;
+  const client = createDiscordClient({ apiUrl: world.discord.restUrl, limit });
   const router =
     options.commands === false
       ? undefined
@@ -222,11 +228,11 @@ export async function startProcess(world: World, options: ProcessOptions = {}): 
     config,
     kinds: ANNOUNCEMENT_KINDS,
     sources: options.sources?.(services) ?? [kpdSource(services)],
-    // Posts are not paced here (a pass of several would wait on the manual clock for each): the pacing
-    // test in test/announcements/delivery.test.ts sets a rate.
+    // Posts are not paced here unless `discordLimit` says (a pass of several would wait on the manual
+    // clock for each): the pacing tests in test/announcements/delivery.test.ts set a rate.
     options: {
       autoStart: false,
-      delivery: { backoffMs: 5, claimTtlMs: 200, ratePerSecond: Number.POSITIVE_INFINITY },
+      delivery: { backoffMs: 5, claimTtlMs: 200 },
       ...options.announcements,
     },
   });

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
+import { DEFAULT_BATCH, forEachPage } from '../../core/batches.ts';
 import type { Database } from '../../db/index.ts';
 import type { SubscriptionsTable } from '../../db/schema.ts';
 import { SubscriptionSchema, type DisableReason, type Subscription } from '../model.ts';
@@ -113,12 +114,30 @@ export class SubscriptionRepository {
     );
   }
 
-  /** The active subscriptions, oldest first: one indexed read per poll cycle. */
-  async active(kind?: string): Promise<Subscription[]> {
-    let query = this.#k.selectFrom('subscriptions').selectAll().where('status', '=', 'active');
-    // One kind's only (`/track list` counting the tracked players): read through the (status, kind) index.
-    if (kind !== undefined) query = query.where('kind', '=', kind);
-    return parsed(await query.orderBy('created_at').orderBy('id').execute());
+  /**
+   * The active subscriptions, oldest first, read in pages of `batchSize` (keyset on created_at, id) and
+   * parsed a page at a time, with a turn of the event loop between pages: 100k of them read and parsed
+   * at once held the loop for 705–958 ms (SQLite), 231–343 ms (PostgreSQL).
+   */
+  async active(kind?: string, batchSize: number = DEFAULT_BATCH): Promise<Subscription[]> {
+    const out: Subscription[] = [];
+    await forEachPage<Row, { readonly at: number; readonly id: string }>(
+      (after, size) => {
+        let query = this.#k.selectFrom('subscriptions').selectAll().where('status', '=', 'active');
+        // One kind's only (`/track list` counting the tracked players): through the (status, kind) index.
+        if (kind !== undefined) query = query.where('kind', '=', kind);
+        // (created_at, id) after the last row of the page before.
+        if (after !== undefined)
+          query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after.at, after.id)));
+        return query.orderBy('created_at').orderBy('id').limit(size).execute();
+      },
+      (row) => ({ at: row.created_at, id: row.id }),
+      (rows) => {
+        for (const subscription of parsed(rows)) out.push(subscription);
+      },
+      batchSize,
+    );
+    return out;
   }
 
   /** One guild's subscriptions, oldest first: reads that guild's rows only. */

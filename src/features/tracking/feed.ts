@@ -3,6 +3,7 @@ import type { PlayerMatch, PlayerProfile } from '../../api/schemas/index.ts';
 import { isSaneTime, type AnnouncementEvent, type Subscription } from '../../announcements/model.ts';
 import type { Source, SourceDeps, SourceFactory, SourceRun } from '../../announcements/sources.ts';
 import type { Config } from '../../config/index.ts';
+import { forEachPage } from '../../core/batches.ts';
 import { followCapacity, type DemandReader } from '../../traffic/capacity.ts';
 import { trackedIntervalOf, type BackgroundPlan } from '../../traffic/planner.ts';
 import { HOUR_MS, SnapshotStore } from '../../players/snapshots.ts';
@@ -156,8 +157,16 @@ export class PlayersFeed implements Source {
   /** Links made before this feed existed (or by another version) join the schedule once per process. */
   async #syncLinked(): Promise<void> {
     if (this.#linkedSynced) return;
-    const links = await this.#deps.db.kysely.selectFrom('account_links').select('player_name').execute();
-    await this.#followed.follow(links.map((row) => row.player_name));
+    // Every link, a page at a time with a turn of the event loop between pages (no long block at 100k).
+    await forEachPage<{ user_id: string; player_name: string }, string>(
+      (after, size) => {
+        let query = this.#deps.db.kysely.selectFrom('account_links').select(['user_id', 'player_name']);
+        if (after !== undefined) query = query.where('user_id', '>', after);
+        return query.orderBy('user_id').limit(size).execute();
+      },
+      (row) => row.user_id,
+      (rows) => this.#followed.follow(rows.map((row) => row.player_name)),
+    );
     this.#linkedSynced = true;
   }
 
