@@ -85,7 +85,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const commands = await loadCommands(translations, options.commands ? { only: options.commands } : {});
   const router = new InteractionRouter(commands, services, { metrics, completers: NAME_COMPLETERS });
 
-  // Commands and the fan-out share Discord's global limit through one limiter (docs/adr/012).
+  // Commands and the fan-out share Discord's global limit through one limiter (docs/adr/013).
   const discordLimit = new DiscordGlobalLimit(services.api.limits, options.token, clock);
   const { client, ready, departuresSettled } = connectClient(router, services, {
     apiUrl: config.discord.apiUrl,

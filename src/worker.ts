@@ -115,7 +115,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const metrics = options.metrics ?? createMetrics({ process: 'worker', clock });
   const composed = await composeServices({ config, clock, log, metrics, store, db, limits: options.limits });
   const { services } = composed;
-  // The worker's requests are background on the bot's one global limiter (docs/adr/012).
+  // The worker's requests are background on the bot's one global limiter (docs/adr/013).
   const discordLimit = new DiscordGlobalLimit(services.api.limits, options.token, clock, {
     commandsInProcess: false,
   });

@@ -328,7 +328,7 @@ export class Deliverer {
     const { attempts, backoffMs } = this.#deps.options;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        // Background on the bot's one global limiter: commands' requests go first (docs/adr/012).
+        // Background on the bot's one global limiter: commands' requests go first (docs/adr/013).
         return await asBackground(send);
       } catch (error) {
         if (attempt >= attempts || classifyFailure(error).kind !== 'transient') throw error;

@@ -6,7 +6,7 @@ export interface DiscordClientOptions {
   /** REST base without the version (`https://discord.com/api`, or a proxy, or the local stand-in). */
   readonly apiUrl: string;
   /**
-   * The bot's one global limiter (docs/adr/012): every request with the token takes a slot, as a command's
+   * The bot's one global limiter (docs/adr/013): every request with the token takes a slot, as a command's
    * (interactive) unless it runs in `asBackground`. Without it, discord.js's own per-process counter.
    */
   readonly limit?: DiscordGlobalLimit | undefined;

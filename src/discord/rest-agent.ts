@@ -37,7 +37,7 @@ function authorised(init: Parameters<MakeRequest>[1]): boolean {
 }
 
 /**
- * REST options that put the bot's one global limiter in front of discord.js (docs/adr/012). Every request
+ * REST options that put the bot's one global limiter in front of discord.js (docs/adr/013). Every request
  * sent with the bot's token takes a slot first, as `fallback` priority unless it runs in `asBackground`
  * (the announcement fan-out); interaction callbacks and webhook-token requests, which Discord does not
  * count against the bot, go straight out. discord.js's own global counter (`globalRequestsPerSecond`,

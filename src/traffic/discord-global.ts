@@ -9,7 +9,7 @@ import type { LimitWindow, Priority } from './window.ts';
  * discord.js's own queue). Commands' requests are interactive, the announcement fan-out's background:
  * waiters of one process are served interactive first (the gate's order), so the fan-out takes every slot
  * the commands leave and no more. Across processes (shards and the worker, through Redis) see
- * docs/adr/012: the windows are shared, and background takes leave one slot a second to commands.
+ * docs/adr/013: the windows are shared, and background takes leave one slot a second to commands.
  *
  * What it counts:
  * - the `global` window: at most `perSecond` requests in any `1000 + marginMs` ms, shared by every
@@ -31,7 +31,7 @@ export interface DiscordGlobalOptions {
    * Whether the commands of this bot send through this same limiter (one process: the tests, the demo, a
    * bot with its announcements in-process). Default true. False in the worker process: its background
    * requests then leave one slot a second to the shards' commands even while Redis does not share the
-   * window (without REDIS_URL every process counts alone; docs/adr/012).
+   * window (without REDIS_URL every process counts alone; docs/adr/013).
    */
   readonly commandsInProcess?: boolean;
 }
