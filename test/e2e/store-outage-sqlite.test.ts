@@ -72,6 +72,9 @@ describe('a SQLite store that cannot write', () => {
     await query('PRAGMA query_only = ON');
     try {
       await expectProfile(stack.sandbox.world.samples.player);
+      // The reply may go out before the cache's write fails (it does not wait on the store): the health
+      // turns when that write's failure is seen.
+      await healthBecomes(503);
       const down = await health();
       expect(down.status).toBe(503);
       expect(down.body).toMatchObject({ store: { status: 'down', reason: 'SQLITE_READONLY' } });
@@ -99,6 +102,9 @@ describe('a SQLite store that cannot write', () => {
       }
       expect(full).toBe(true);
       await expectProfile(stack.sandbox.world.samples.rankedPlayer);
+      // The reply may go out before the cache's write fails (it does not wait on the store): the health
+      // turns when that write's failure is seen.
+      await healthBecomes(503);
       const down = await health();
       expect(down.status).toBe(503);
       expect(down.body).toMatchObject({ store: { status: 'down', reason: 'SQLITE_FULL' } });

@@ -154,7 +154,7 @@ describe('match', () => {
     expect(bare.embeds?.[1]?.title).toBe('▫️ No team · Result unknown');
     expect(bare.embeds?.[1]?.color).toBe(Colors.neutral);
     expect(bare.embeds?.[1]?.description).toBe(
-      '**Solo** · — pts\nK/D/A —/—/— · — dmg · — acc. · — HS · — obj.',
+      '**Solo** · score —\nK/D/A —/—/— · — dmg · — acc. · — HS · — obj.',
     );
   });
 });
