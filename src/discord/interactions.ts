@@ -5,6 +5,8 @@ import type { Clock } from '../core/clock.ts';
 import { ApiError } from '../api/errors.ts';
 import { pickLocale, type Translator } from '../i18n/index.ts';
 import { renderError } from '../render/errors.ts';
+import { callWithFallback, type AnswerSource } from '../api/fallback.ts';
+import { withSourceNote } from '../render/source.ts';
 import type { ReplyPayload } from '../render/payload.ts';
 import type { Logger } from 'pino';
 import { truncate } from '../render/text.ts';
@@ -113,7 +115,7 @@ export class InteractionRouter {
     let outcome: CommandOutcome = 'ok';
     try {
       if (this.#closing) throw new UserError('common:errors.restarting');
-      const context = { services, t, now, ...this.#loader(responder, log) };
+      const context = { services, t, now, ...this.#loader(responder, log, t) };
       await this.#run(answerable, context, handled, log);
       if (!responder.answered) throw new Error('handler finished without answering');
     } catch (error) {
@@ -247,8 +249,10 @@ export class InteractionRouter {
     }
   }
 
-  #loader(responder: Responder, log: Services['log']): Loader {
+  #loader(responder: Responder, log: Services['log'], t: Translator): Loader {
     const api = this.#services.api;
+    // Which tier answered this interaction's calls: a reply the game tier stood in for says so.
+    const sources = new Set<AnswerSource>();
     // A cached answer spares the defer, but only if the store gives it quickly; else it is a miss.
     const peek = async (...args: Parameters<typeof api.peek>): Promise<unknown> => {
       try {
@@ -262,7 +266,7 @@ export class InteractionRouter {
     return {
       responder,
       defer: (options) => responder.defer(options),
-      send: (payload) => responder.send(payload),
+      send: (payload) => responder.send(withSourceNote(payload, t, sources)),
       load: async (name, params, options = {}) => {
         const { slow, ...credentials } = options;
         if (!responder.deferred && !responder.answered) {
@@ -270,7 +274,13 @@ export class InteractionRouter {
           if (cached !== undefined) return cached as never;
           await responder.defer();
         }
-        return api.call(name, params, { ...credentials, priority: 'interactive' });
+        const call: typeof api.call = (...args) => api.call(...args);
+        const answered = await callWithFallback(call, name, params, {
+          ...credentials,
+          priority: 'interactive',
+        });
+        sources.add(answered.source);
+        return answered.value;
       },
     };
   }

@@ -1,0 +1,227 @@
+import { z } from 'zod';
+import { ForbiddenError, LocalRefusalError, UnauthorizedError } from './errors.ts';
+import type { CallOptions, ResultOf, RouteName, Routes } from './client.ts';
+import type { ParamsOf } from './route.ts';
+import type {
+  ClanMembers,
+  ClanProfile,
+  GameClan,
+  GameMap,
+  GameMod,
+  GamePlayer,
+  MapInfo,
+  MapLeaderboard,
+  Mod,
+  PlayerProfile,
+} from './schemas/index.ts';
+import { float, int } from './schemas/tolerant.ts';
+
+/**
+ * The keyless fallback: where the game tier (no key) carries the data of a developer route, a call of
+ * that route that cannot be made with a key (none configured, or the key refused with 401/403) is
+ * answered from the game tier instead, turned into the developer reply's shape. What the game tier
+ * lacks is left out, so the renderer shows that line as unknown rather than failing.
+ */
+export type AnswerSource = 'developer' | 'game';
+
+/** Which tier answered a call, and the reply in the shape the route promises. */
+export interface Answered<T> {
+  readonly value: T;
+  readonly source: AnswerSource;
+}
+
+/** The developer routes the game tier can stand in for. */
+export type FallbackRoute = 'player' | 'clan' | 'clanMembers' | 'map' | 'mapLeaderboard' | 'mod';
+
+/** The developer tier's page of clan members (the game tier lists them all at once). */
+export const CLAN_MEMBERS_PER_PAGE = 10;
+
+type Call = <N extends RouteName>(
+  name: N,
+  params: ParamsOf<Routes[N]>,
+  options?: CallOptions,
+) => Promise<ResultOf<Routes[N]>>;
+
+type Adapter = (call: Call, params: never, options: CallOptions) => Promise<unknown>;
+
+const ADAPTERS: { readonly [N in FallbackRoute]: Adapter } = {
+  player: async (call, p: { playerName: string }, o) =>
+    playerFromGame(await call('gamePlayer', { playerName: p.playerName }, o)),
+  clan: async (call, p: { clanName: string }, o) =>
+    clanFromGame(await call('clanByName', { clanName: p.clanName }, o)),
+  clanMembers: async (call, p: { clanName: string; page?: number }, o) =>
+    membersFromGame(await call('clanByName', { clanName: p.clanName }, o), p.page ?? 1),
+  map: async (call, p: { mapName: string }, o) =>
+    mapFromGame(await call('mapByName', { mapName: p.mapName }, o)),
+  mapLeaderboard: async (call, p: ParamsOf<Routes['mapByNameLeaderboard']>, o) =>
+    (await call('mapByNameLeaderboard', p, o)) satisfies MapLeaderboard,
+  mod: async (call, p: { modName: string }, o) =>
+    modFromGame(await call('modByName', { modName: p.modName }, o)),
+};
+
+export function hasFallback(name: string): name is FallbackRoute {
+  return Object.hasOwn(ADAPTERS, name);
+}
+
+/**
+ * True when the developer key is what failed: none configured (refused locally before any request), or
+ * the service refused it (401, 403). Any other failure (a 404, a timeout) is the answer itself.
+ */
+export function keyRefused(error: unknown): boolean {
+  if (error instanceof LocalRefusalError) return error.reason === 'no_api_key';
+  return error instanceof UnauthorizedError || error instanceof ForbiddenError;
+}
+
+/**
+ * Calls `name`; when it has a game-tier stand-in and the key is missing or refused, calls that instead
+ * (through the same `call`, so it is cached and counted against the budget like any call). A call with
+ * a player token or a caller's own key is not redirected: the caller asked for that credential.
+ */
+export async function callWithFallback<N extends RouteName>(
+  call: Call,
+  name: N,
+  params: ParamsOf<Routes[N]>,
+  options: CallOptions = {},
+): Promise<Answered<ResultOf<Routes[N]>>> {
+  try {
+    return { value: await call(name, params, options), source: 'developer' };
+  } catch (error) {
+    if (
+      !hasFallback(name) ||
+      !keyRefused(error) ||
+      options.token !== undefined ||
+      options.apiKey !== undefined
+    )
+      throw error;
+    const { priority, signal, deadlineMs } = options;
+    const gameOptions: CallOptions = {
+      ...(priority === undefined ? {} : { priority }),
+      ...(signal === undefined ? {} : { signal }),
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
+    };
+    const adapter = ADAPTERS[name] as (c: Call, p: unknown, o: CallOptions) => Promise<unknown>;
+    const value = (await adapter(call, params, gameOptions)) as ResultOf<Routes[N]>;
+    return { value, source: 'game' };
+  }
+}
+
+/**
+ * The packed stats blob of `/players/{name}`: a JSON object with the game's short keys. The spec does
+ * not document it; the keys read are those the sandbox and the game client use. Each value is checked
+ * on its own, so a key that drifts costs its line only, and an unreadable blob costs the stats only.
+ */
+const count = int.min(0).max(1e12);
+const PackedStatsSchema = z
+  .object({
+    s: count,
+    k: count,
+    d: count,
+    g: count,
+    w: count,
+    a: count,
+    hs: count,
+    ls: count,
+    wb: count,
+    sh: count,
+    h: count,
+    tp: count,
+    n: count,
+    c: z.record(z.string(), float),
+  })
+  .partial();
+type PackedStats = z.output<typeof PackedStatsSchema>;
+const STAT_KEYS = Object.keys(PackedStatsSchema.shape) as Array<keyof PackedStats>;
+
+export function parsePackedStats(blob: string | undefined): PackedStats {
+  if (blob === undefined || blob.length > 100_000) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(blob);
+  } catch {
+    return {};
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
+  const stats: Record<string, unknown> = {};
+  for (const key of STAT_KEYS) {
+    const parsed = PackedStatsSchema.shape[key].safeParse((raw as Record<string, unknown>)[key]);
+    if (parsed.success && parsed.data !== undefined) stats[key] = parsed.data;
+  }
+  return stats;
+}
+
+/** A ratio of two counts, when the divisor is positive. */
+function ratio(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined || b <= 0 ? undefined : a / b;
+}
+
+function defined<T extends Record<string, unknown>>(value: T): T {
+  for (const key of Object.keys(value)) if (value[key] === undefined) Reflect.deleteProperty(value, key);
+  return value;
+}
+
+/**
+ * The developer profile from the game's flat one. Absent: level, KR, inventory, junk, followers, ranked
+ * standings, badges and the flags the game tier does not carry; the renderer shows those as unknown.
+ */
+export function playerFromGame(game: GamePlayer): PlayerProfile {
+  const s = parsePackedStats(game.stats);
+  const losses = s.g !== undefined && s.w !== undefined && s.w <= s.g ? s.g - s.w : undefined;
+  const misses = s.sh !== undefined && s.h !== undefined && s.h <= s.sh ? s.sh - s.h : undefined;
+  return defined({
+    player_id: game.player_id,
+    player_name: game.player_name,
+    clan: game.clan,
+    verified: game.verified,
+    score: s.s,
+    kills: s.k,
+    deaths: s.d,
+    games: s.g,
+    wins: s.w,
+    losses,
+    assists: s.a,
+    headshots: s.hs,
+    legshots: s.ls,
+    wallbangs: s.wb,
+    shots: s.sh,
+    hits: s.h,
+    misses,
+    time_played: s.tp,
+    nukes: s.n,
+    kdr: ratio(s.k, s.d),
+    kpg: ratio(s.k, s.g),
+    spk: ratio(s.s, s.k),
+    class_stats: s.c,
+  });
+}
+
+/** The clan profile from the game's; its rank and Discord link are not in the game tier. */
+export function clanFromGame(game: GameClan): ClanProfile {
+  return defined({
+    name: game.name,
+    owner_name: game.owner_name,
+    score: game.score,
+    member_count: game.member_count ?? game.members?.length,
+    created_at: game.created_at,
+  });
+}
+
+/** One page of members from the game's full list (short keys), in the game's order. */
+export function membersFromGame(game: GameClan, page: number): ClanMembers {
+  const members = game.members ?? [];
+  const start = (Math.max(1, page) - 1) * CLAN_MEMBERS_PER_PAGE;
+  return {
+    page,
+    per_page: CLAN_MEMBERS_PER_PAGE,
+    members: members
+      .slice(start, start + CLAN_MEMBERS_PER_PAGE)
+      .map((m) => defined({ player_name: m.n, role: m.r, score: m.s })),
+  };
+}
+
+export function mapFromGame(game: GameMap): MapInfo {
+  return game;
+}
+
+export function modFromGame(game: GameMod): Mod {
+  return game;
+}
