@@ -10,9 +10,13 @@ import type {
   GameMod,
   GamePlayer,
   MapInfo,
+  ItemView,
   MapLeaderboard,
+  MarketItemSales,
+  MarketSkin,
   Mod,
   PlayerProfile,
+  SalesStatistics,
 } from './schemas/index.ts';
 import { float, int } from './schemas/tolerant.ts';
 
@@ -31,7 +35,11 @@ export interface Answered<T> {
 }
 
 /** The developer routes the game tier can stand in for. */
-export type FallbackRoute = 'player' | 'clan' | 'clanMembers' | 'map' | 'mapLeaderboard' | 'mod';
+export type FallbackRoute =
+  'player' | 'clan' | 'clanMembers' | 'map' | 'mapLeaderboard' | 'mod' | 'marketSkin';
+
+/** The developer tier's page of a skin's listings (the game tier's item page has the whole book). */
+export const SKIN_LISTINGS_PER_PAGE = 10;
 
 /** The developer tier's page of clan members (the game tier lists them all at once). */
 export const CLAN_MEMBERS_PER_PAGE = 10;
@@ -57,6 +65,15 @@ const ADAPTERS: { readonly [N in FallbackRoute]: Adapter } = {
     (await call('mapByNameLeaderboard', p, o)) satisfies MapLeaderboard,
   mod: async (call, p: { modName: string }, o) =>
     modFromGame(await call('modByName', { modName: p.modName }, o)),
+  marketSkin: async (call, p: { skinIndex: number; page?: number; days?: number }, o) => {
+    const { skinIndex } = p;
+    const [view, statistics, sales] = await Promise.all([
+      call('itemView', { skinIndex }, o),
+      call('marketSalesStatistics', { skinIndex }, o),
+      call('marketItemSales', { skinIndex }, o),
+    ]);
+    return skinFromGame(view, statistics, sales, p.page ?? 1, p.days ?? statistics.days.length);
+  },
 };
 
 export function hasFallback(name: string): name is FallbackRoute {
@@ -224,4 +241,41 @@ export function mapFromGame(game: GameMap): MapInfo {
 
 export function modFromGame(game: GameMod): Mod {
   return game;
+}
+
+/**
+ * A market skin from the game's item page (the whole order book, cheapest first here), its daily sales
+ * statistics and its ask range and circulation. The top owners are ids only in the game tier: left out.
+ */
+export function skinFromGame(
+  view: ItemView,
+  statistics: SalesStatistics,
+  sales: MarketItemSales,
+  page: number,
+  days: number,
+): MarketSkin {
+  const book = (view.listings ?? []).flatMap((listing) =>
+    listing.price === undefined ? [] : [{ price: listing.price, seller_name: listing.seller_name ?? '' }],
+  );
+  book.sort((a, b) => a.price - b.price);
+  const start = (Math.max(1, page) - 1) * SKIN_LISTINGS_PER_PAGE;
+  const history = [...statistics.days]
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))
+    .slice(-Math.max(1, Math.min(days, statistics.days.length)));
+  let sold = 0;
+  let turnover = 0;
+  for (const day of history) {
+    if (day.sales === undefined || day.average_price === undefined) continue;
+    sold += day.sales;
+    turnover += day.sales * day.average_price;
+  }
+  return defined({
+    skin_index: view.skin_index,
+    total_listings: book.length,
+    lowest_price: book[0]?.price ?? sales.ask_low,
+    average_price: sold > 0 ? turnover / sold : undefined,
+    total_circulating: sales.circulating,
+    listings: book.slice(start, start + SKIN_LISTINGS_PER_PAGE),
+    price_history: history,
+  });
 }

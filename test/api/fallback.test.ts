@@ -5,6 +5,7 @@ import {
   parsePackedStats,
   playerFromGame,
   membersFromGame,
+  skinFromGame,
 } from '../../src/api/fallback.ts';
 import {
   ForbiddenError,
@@ -133,6 +134,51 @@ describe('the packed stats', () => {
 
   it('pages past the end as an empty page', () => {
     expect(membersFromGame({ clan_id: 1, name: 'A' }, 4).members).toEqual([]);
+  });
+});
+
+describe('a market skin from the item pages', () => {
+  const view = {
+    skin_index: 5,
+    listings: [
+      { market_id: '1', price: 300, seller_name: 'C' },
+      { market_id: '2', price: 100, seller_name: 'A' },
+      { market_id: '3', seller_name: 'NoPrice' },
+      ...Array.from({ length: 10 }, (_, i) => ({
+        market_id: `x${i}`,
+        price: 1000 + i,
+        seller_name: `S${i}`,
+      })),
+    ],
+  };
+  const statistics = {
+    days: [
+      { date: '2026-05-03', average_price: 40, sales: 1 },
+      { date: '2026-05-01', average_price: 10, sales: 3 },
+      { date: '2026-05-02', average_price: 20, sales: 1 },
+    ],
+  };
+
+  it('sorts the book cheapest first, pages it, and weighs the average by sales over the days asked', () => {
+    const skin = skinFromGame(view, statistics, { circulating: 77, top_owner_ids: [1, 2] }, 1, 2);
+    expect(skin.total_listings).toBe(12);
+    expect(skin.lowest_price).toBe(100);
+    expect(skin.listings?.map((l) => l.seller_name).slice(0, 3)).toEqual(['A', 'C', 'S0']);
+    expect(skin.listings).toHaveLength(10);
+    expect(skin.price_history?.map((d) => d.date)).toEqual(['2026-05-02', '2026-05-03']);
+    expect(skin.average_price).toBe(30);
+    expect(skin.total_circulating).toBe(77);
+    expect(skin.owners).toBeUndefined();
+    const page2 = skinFromGame(view, statistics, {}, 2, 30);
+    expect(page2.listings?.map((l) => l.seller_name)).toEqual(['S8', 'S9']);
+    expect(page2.average_price).toBe(18);
+  });
+
+  it('has no average without sales, and the ask low when nothing is listed', () => {
+    const skin = skinFromGame({ skin_index: 5 }, { days: [] }, { ask_low: 9 }, 1, 30);
+    expect(skin.average_price).toBeUndefined();
+    expect(skin.lowest_price).toBe(9);
+    expect(skin.total_listings).toBe(0);
   });
 });
 

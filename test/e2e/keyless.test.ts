@@ -12,7 +12,7 @@ const NOTE = 'Source: the game API without a key';
 
 let keyless: TestStack;
 let refused: TestStack;
-const COMMANDS = ['player', 'clan', 'map', 'mods'];
+const COMMANDS = ['player', 'clan', 'map', 'mods', 'market'];
 
 beforeAll(async () => {
   keyless = await startTestStack({ commands: COMMANDS, announcements: false, env: { GAME_API_KEY: '' } });
@@ -38,28 +38,30 @@ function fields(message: MessageRecord): Record<string, string> {
   return Object.fromEntries((message.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
 }
 
-const cases: Array<[string, string, (s: TestStack) => Record<string, string | number>, string]> = [
-  ['player', 'profile', (s) => ({ name: s.sandbox.world.samples.player }), 'player'],
-  ['clan', 'profile', (s) => ({ name: s.sandbox.world.samples.clan }), 'clan'],
-  ['clan', 'members', (s) => ({ name: s.sandbox.world.samples.clan }), 'clan'],
-  ['map', 'info', (s) => ({ name: s.sandbox.world.samples.timeBoardMap }), 'map'],
-  ['map', 'leaderboard', (s) => ({ name: s.sandbox.world.samples.timeBoardMap }), 'map'],
-  ['mods', 'info', (s) => ({ name: s.sandbox.world.samples.mod }), 'mod'],
+type Case = [string, string, (s: TestStack) => Record<string, string | number>, (s: TestStack) => string];
+const samples = (s: TestStack) => s.sandbox.world.samples;
+const cases: Case[] = [
+  ['player', 'profile', (s) => ({ name: samples(s).player }), (s) => samples(s).player],
+  ['clan', 'profile', (s) => ({ name: samples(s).clan }), (s) => samples(s).clan],
+  ['clan', 'members', (s) => ({ name: samples(s).clan }), (s) => samples(s).clan],
+  ['map', 'info', (s) => ({ name: samples(s).timeBoardMap }), (s) => samples(s).timeBoardMap],
+  ['map', 'leaderboard', (s) => ({ name: samples(s).timeBoardMap }), (s) => samples(s).timeBoardMap],
+  ['mods', 'info', (s) => ({ name: samples(s).mod }), (s) => samples(s).mod],
+  ['market', 'skin', (s) => ({ skin: samples(s).skinIndex }), (s) => `#${samples(s).skinIndex}`],
 ];
 
 describe.each([
   ['no key configured', () => keyless],
   ['the key refused (403)', () => refused],
 ])('%s', (_label, stackOf) => {
-  it.each(cases)('/%s %s answers from the game tier and says so', async (command, sub, values, name) => {
+  it.each(cases)('/%s %s answers from the game tier and says so', async (command, sub, values, shows) => {
     const stack = stackOf();
-    const asked = values(stack);
-    const message = await stack.invoke(command, sub, asked).final(20_000);
+    const message = await stack.invoke(command, sub, values(stack)).final(20_000);
     expect(checkMessageLimits(message)).toEqual([]);
     expect(message.flags & EPHEMERAL).toBe(0);
     expect(message.embeds.length).toBeGreaterThan(0);
-    expect(JSON.stringify(message.embeds)).toContain(String(asked['name']));
-    expect(footer(message), `${name} reply names its source`).toContain(NOTE);
+    expect(JSON.stringify(message.embeds)).toContain(shows(stack));
+    expect(footer(message), `/${command} ${sub} names its source`).toContain(NOTE);
   });
 });
 
@@ -74,6 +76,19 @@ describe('what the game tier lacks', () => {
     expect(shown['Score']).toBe(player.stats.score.toLocaleString('en-US'));
     expect(shown['Kills']).toBe(player.stats.kills.toLocaleString('en-US'));
     expect(shown['Games']).toBe(player.stats.games.toLocaleString('en-US'));
+  });
+
+  it('costs a skin its top owners only (ids in the game tier)', async () => {
+    const skinIndex = keyless.sandbox.world.samples.skinIndex;
+    const market = keyless.sandbox.world.market[skinIndex]!;
+    const message = await keyless.invoke('market', 'skin', { skin: skinIndex }).final(20_000);
+    const shown = fields(message);
+    expect(shown['Active listings']).toContain(String(market.listings.length));
+    const cheapest = Math.min(...market.listings.map((l) => l.price));
+    expect(shown['Lowest price']).toContain(cheapest.toLocaleString('en-US'));
+    expect(JSON.stringify(message.embeds)).not.toContain('Top owners');
+    expect(JSON.stringify(message.embeds)).not.toContain('Nobody owns');
+    expect(message.attachments[0]?.bytes.subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
   });
 
   it('leaves a reply answered with a key as it was', async () => {

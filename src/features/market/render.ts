@@ -85,11 +85,16 @@ export function renderMarketSkin(
         listingLines.length > 0 ? listingLines.join('\n') : t.t('market:listings.none'),
         false,
       ),
-      field(
-        t.t('market:owners.title', { shown: t.n(ownerLines.length), total: t.n(owners.length) }),
-        ownerLines.length > 0 ? ownerLines.join('\n') : t.t('market:owners.none'),
-        false,
-      ),
+      // No owners list at all (the game tier's item pages name owners by id only) is no field, not "nobody".
+      ...(data.owners === undefined
+        ? []
+        : [
+            field(
+              t.t('market:owners.title', { shown: t.n(ownerLines.length), total: t.n(owners.length) }),
+              ownerLines.length > 0 ? ownerLines.join('\n') : t.t('market:owners.none'),
+              false,
+            ),
+          ]),
     ],
     image: { url: `attachment://${CHART_FILE}` },
     footer: { text: t.t('market:footer', { days: t.n(days), index }) },

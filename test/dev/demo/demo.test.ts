@@ -100,7 +100,6 @@ const KEY_ONLY = new Set([
   'map rank',
   'map featured',
   'mods list',
-  'market skin',
   'match',
   'leaderboard ranked',
   'subscribe maps',
