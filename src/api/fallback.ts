@@ -89,37 +89,67 @@ export function keyRefused(error: unknown): boolean {
   return error instanceof UnauthorizedError || error instanceof ForbiddenError;
 }
 
+/** How long a key the service refused (401, or 403 `invalid_key`) is not tried again for a fallback route. */
+export const REFUSED_KEY_HOLD_MS = 5 * 60_000;
+
+/**
+ * Remembers that the service refused the configured key, so that for a while the routes the game tier can
+ * stand in for go there at once instead of spending a request that will be refused again. A key without a
+ * scope (403 `missing_scope`) is not a refused key: other routes may still take it.
+ */
+export class KeyRefusals {
+  readonly #clock: { now(): number };
+  readonly #holdMs: number;
+  #until = Number.NEGATIVE_INFINITY;
+
+  constructor(clock: { now(): number }, holdMs = REFUSED_KEY_HOLD_MS) {
+    this.#clock = clock;
+    this.#holdMs = holdMs;
+  }
+
+  remember(error: unknown): void {
+    const refused =
+      error instanceof UnauthorizedError ||
+      (error instanceof ForbiddenError && error.reason === 'invalid_key');
+    if (refused) this.#until = this.#clock.now() + this.#holdMs;
+  }
+
+  get refused(): boolean {
+    return this.#clock.now() < this.#until;
+  }
+}
+
 /**
  * Calls `name`; when it has a game-tier stand-in and the key is missing or refused, calls that instead
  * (through the same `call`, so it is cached and counted against the budget like any call). A call with
- * a player token or a caller's own key is not redirected: the caller asked for that credential.
+ * a player token or a caller's own key is not redirected: the caller asked for that credential. With
+ * `refusals`, a key refused lately is not tried again for such a route until its hold has passed.
  */
 export async function callWithFallback<N extends RouteName>(
   call: Call,
   name: N,
   params: ParamsOf<Routes[N]>,
   options: CallOptions = {},
+  refusals?: KeyRefusals,
 ): Promise<Answered<ResultOf<Routes[N]>>> {
-  try {
-    return { value: await call(name, params, options), source: 'developer' };
-  } catch (error) {
-    if (
-      !hasFallback(name) ||
-      !keyRefused(error) ||
-      options.token !== undefined ||
-      options.apiKey !== undefined
-    )
-      throw error;
-    const { priority, signal, deadlineMs } = options;
-    const gameOptions: CallOptions = {
-      ...(priority === undefined ? {} : { priority }),
-      ...(signal === undefined ? {} : { signal }),
-      ...(deadlineMs === undefined ? {} : { deadlineMs }),
-    };
-    const adapter = ADAPTERS[name] as (c: Call, p: unknown, o: CallOptions) => Promise<unknown>;
-    const value = (await adapter(call, params, gameOptions)) as ResultOf<Routes[N]>;
-    return { value, source: 'game' };
+  const redirectable = hasFallback(name) && options.token === undefined && options.apiKey === undefined;
+  if (!redirectable || !refusals?.refused) {
+    try {
+      return { value: await call(name, params, options), source: 'developer' };
+    } catch (error) {
+      if (!redirectable || !keyRefused(error)) throw error;
+      refusals?.remember(error);
+    }
   }
+  const { priority, signal, deadlineMs } = options;
+  const gameOptions: CallOptions = {
+    ...(priority === undefined ? {} : { priority }),
+    ...(signal === undefined ? {} : { signal }),
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
+  };
+  const adapter = ADAPTERS[name] as (c: Call, p: unknown, o: CallOptions) => Promise<unknown>;
+  const value = (await adapter(call, params, gameOptions)) as ResultOf<Routes[N]>;
+  return { value, source: 'game' };
 }
 
 /**

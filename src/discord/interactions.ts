@@ -5,7 +5,7 @@ import type { Clock } from '../core/clock.ts';
 import { ApiError } from '../api/errors.ts';
 import { pickLocale, type Translator } from '../i18n/index.ts';
 import { renderError } from '../render/errors.ts';
-import { callWithFallback, type AnswerSource } from '../api/fallback.ts';
+import { callWithFallback, KeyRefusals, type AnswerSource } from '../api/fallback.ts';
 import { withSourceNote } from '../render/source.ts';
 import type { ReplyPayload } from '../render/payload.ts';
 import type { Logger } from 'pino';
@@ -51,6 +51,8 @@ export class InteractionRouter {
   readonly #sleep: Clock['sleep'];
   readonly #metrics: CommandRecorder | undefined;
   readonly #completers: Partial<Completers>;
+  /** A configured key the service refused lately: the routes the game tier can answer skip it a while. */
+  readonly #keyRefusals: KeyRefusals;
   #closing = false;
 
   constructor(commands: readonly Command[], services: Services, options: RouterOptions) {
@@ -61,6 +63,7 @@ export class InteractionRouter {
     this.#sleep = options.sleep ?? unrefSleep;
     this.#metrics = options.metrics;
     this.#completers = options.completers;
+    this.#keyRefusals = new KeyRefusals(services.clock);
   }
 
   /** `work`, or {@link TIMED_OUT} once `ms` have passed first (`work` then goes on unheard). */
@@ -275,10 +278,13 @@ export class InteractionRouter {
           await responder.defer();
         }
         const call: typeof api.call = (...args) => api.call(...args);
-        const answered = await callWithFallback(call, name, params, {
-          ...credentials,
-          priority: 'interactive',
-        });
+        const answered = await callWithFallback(
+          call,
+          name,
+          params,
+          { ...credentials, priority: 'interactive' },
+          this.#keyRefusals,
+        );
         sources.add(answered.source);
         return answered.value;
       },

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   callWithFallback,
+  KeyRefusals,
+  REFUSED_KEY_HOLD_MS,
   keyRefused,
   parsePackedStats,
   playerFromGame,
@@ -98,6 +100,35 @@ describe('callWithFallback', () => {
     expect(keyRefused(new ForbiddenError('x', 'missing_scope'))).toBe(true);
     expect(keyRefused(new NotFoundError('x'))).toBe(false);
     expect(keyRefused(new Error('x'))).toBe(false);
+  });
+});
+
+describe('a key the service refused', () => {
+  it('is not tried again for a fallback route until its hold has passed', async () => {
+    let now = 1_000;
+    const refusals = new KeyRefusals({ now: () => now });
+    const refused = new ForbiddenError('Not allowed.', 'invalid_key', 'player');
+    const { call, calls } = fakeCall(refused, {
+      gamePlayer: GAME_PLAYER,
+      clanByName: { clan_id: 1, name: 'V' },
+    });
+    await callWithFallback(call, 'player', { playerName: 'a' }, {}, refusals);
+    await callWithFallback(call, 'clan', { clanName: 'V' }, {}, refusals);
+    expect(calls.map((c) => c.name)).toEqual(['player', 'gamePlayer', 'clanByName']);
+    now += REFUSED_KEY_HOLD_MS;
+    await callWithFallback(call, 'player', { playerName: 'a' }, {}, refusals);
+    expect(calls.map((c) => c.name).slice(3)).toEqual(['player', 'gamePlayer']);
+  });
+
+  it('is still tried for a route the game tier cannot answer, and a missing scope is no refused key', async () => {
+    const refusals = new KeyRefusals({ now: () => 0 });
+    refusals.remember(new ForbiddenError('no scope', 'missing_scope', 'events'));
+    expect(refusals.refused).toBe(false);
+    refusals.remember(new UnauthorizedError('refused'));
+    expect(refusals.refused).toBe(true);
+    const { call, calls } = fakeCall(new UnauthorizedError('refused'), {});
+    await expect(callWithFallback(call, 'match', { matchId: '1' }, {}, refusals)).rejects.toThrow('refused');
+    expect(calls.map((c) => c.name)).toEqual(['match']);
   });
 });
 
