@@ -5,6 +5,8 @@ import type { Clock } from '../core/clock.ts';
 import { ApiError } from '../api/errors.ts';
 import { pickLocale, type Translator } from '../i18n/index.ts';
 import { renderError } from '../render/errors.ts';
+import { callWithFallback, KeyRefusals, type AnswerSource } from '../api/fallback.ts';
+import { withSourceNote } from '../render/source.ts';
 import type { ReplyPayload } from '../render/payload.ts';
 import type { Logger } from 'pino';
 import { truncate } from '../render/text.ts';
@@ -52,6 +54,8 @@ export class InteractionRouter {
   readonly #completers: Partial<Completers>;
   /** Bounds the queue notices' edits, all commands together. */
   readonly #pacer = new NoticePacer();
+  /** A configured key the service refused lately: the routes the game tier can answer skip it a while. */
+  readonly #keyRefusals: KeyRefusals;
   #closing = false;
 
   constructor(commands: readonly Command[], services: Services, options: RouterOptions) {
@@ -62,6 +66,7 @@ export class InteractionRouter {
     this.#sleep = options.sleep ?? unrefSleep;
     this.#metrics = options.metrics;
     this.#completers = options.completers;
+    this.#keyRefusals = new KeyRefusals(services.clock);
   }
 
   /** `work`, or {@link TIMED_OUT} once `ms` have passed first (`work` then goes on unheard). */
@@ -117,7 +122,7 @@ export class InteractionRouter {
     try {
       if (this.#closing) throw new UserError('common:errors.restarting');
       const notice = () => this.#notice(answerable, responder, t, now, log);
-      const context = { services, t, now, ...this.#loader(responder, log, notice) };
+      const context = { services, t, now, ...this.#loader(responder, log, t, notice) };
       await this.#run(answerable, context, handled, log);
       if (!responder.answered) throw new Error('handler finished without answering');
     } catch (error) {
@@ -270,8 +275,10 @@ export class InteractionRouter {
     });
   }
 
-  #loader(responder: Responder, log: Services['log'], makeNotice: () => QueueNotice): Loader {
+  #loader(responder: Responder, log: Services['log'], t: Translator, makeNotice: () => QueueNotice): Loader {
     const api = this.#services.api;
+    // Which tier answered this interaction's calls: a reply the game tier stood in for says so.
+    const sources = new Set<AnswerSource>();
     // A cached answer spares the defer, but only if the store gives it quickly; else it is a miss.
     const peek = async (...args: Parameters<typeof api.peek>): Promise<unknown> => {
       try {
@@ -289,7 +296,7 @@ export class InteractionRouter {
       defer: (options) => responder.defer(options),
       send: (payload) => {
         notice?.close();
-        return responder.send(payload);
+        return responder.send(withSourceNote(payload, t, sources));
       },
       load: async (name, params, options = {}) => {
         const { slow, ...credentials } = options;
@@ -302,7 +309,16 @@ export class InteractionRouter {
         notice ??= makeNotice();
         const { done, ...queued } = notice.callOptions();
         try {
-          return await api.call(name, params, { ...credentials, priority: 'interactive', ...queued });
+          const call: typeof api.call = (...args) => api.call(...args);
+          const answered = await callWithFallback(
+            call,
+            name,
+            params,
+            { ...credentials, priority: 'interactive', ...queued },
+            this.#keyRefusals,
+          );
+          sources.add(answered.source);
+          return answered.value;
         } finally {
           done();
         }

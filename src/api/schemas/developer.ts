@@ -118,23 +118,22 @@ export const RankedLeaderboardSchema = record(
 export type RankedLeaderboard = z.output<typeof RankedLeaderboardSchema>;
 
 // 2.6 — the dates keep the service's `YYYY-MM-DD HH:MM:SS` text.
-export const MapInfoSchema = record(
-  'MapInfo',
-  { map_id: int, name: str },
-  {
-    description: str,
-    creator_name: str,
-    votes: int,
-    gameplays: int,
-    playtime: int,
-    category: int,
-    created_at: str,
-    updated_at: str,
-    leaderboard_type: str,
-    leaderboard_order: int,
-    featured: bool,
-  },
-);
+/** The map record's fields besides its identity; the game tier's `/maps/by-name/…` may carry them too. */
+export const mapInfoFields = {
+  description: str,
+  creator_name: str,
+  votes: int,
+  gameplays: int,
+  playtime: int,
+  category: int,
+  created_at: str,
+  updated_at: str,
+  leaderboard_type: str,
+  leaderboard_order: int,
+  featured: bool,
+};
+
+export const MapInfoSchema = record('MapInfo', { map_id: int, name: str }, mapInfoFields);
 export type MapInfo = z.output<typeof MapInfoSchema>;
 
 // 2.7
@@ -244,19 +243,18 @@ export const MatchDetailsSchema = record(
 export type MatchDetails = z.output<typeof MatchDetailsSchema>;
 
 // 2.12
-export const ModSchema = record(
-  'Mod',
-  { mod_id: int, name: str },
-  {
-    description: str,
-    creator_name: str,
-    votes: int,
-    featured: bool,
-    version: int,
-    created_at: str,
-    updated_at: str,
-  },
-);
+/** The mod record's fields besides its identity; the game tier's `/mods/by-name/…` may carry them too. */
+export const modFields = {
+  description: str,
+  creator_name: str,
+  votes: int,
+  featured: bool,
+  version: int,
+  created_at: str,
+  updated_at: str,
+};
+
+export const ModSchema = record('Mod', { mod_id: int, name: str }, modFields);
 export type Mod = z.output<typeof ModSchema>;
 
 export const ModsPageSchema = record(

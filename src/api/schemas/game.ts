@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MapLeaderboardSchema } from './developer.ts';
+import { MapLeaderboardSchema, mapInfoFields, modFields } from './developer.ts';
 import {
   bigId,
   bool,
@@ -162,7 +162,8 @@ export const OfficialMapSchema = record('OfficialMap', { id: int, name: str });
 export const OfficialMapsSchema = list('OfficialMaps', OfficialMapSchema);
 export type OfficialMaps = z.output<typeof OfficialMapsSchema>;
 
-export const GameMapSchema = record('GameMap', { map_id: int, name: str }, { creator_name: str });
+// The record is loose (docs/api-shapes.md): the developer map's fields are read when the game sends them.
+export const GameMapSchema = record('GameMap', { map_id: int, name: str }, mapInfoFields);
 export type GameMap = z.output<typeof GameMapSchema>;
 
 /** The community map leaderboard of the game tier has the developer tier's shape. */
@@ -172,7 +173,7 @@ export type GameMapLeaderboard = z.output<typeof GameMapLeaderboardSchema>;
 export const MapFileSchema = loose;
 export type MapFile = z.output<typeof MapFileSchema>;
 
-export const GameModSchema = record('GameMod', { mod_id: int, name: str });
+export const GameModSchema = record('GameMod', { mod_id: int, name: str }, modFields);
 export type GameMod = z.output<typeof GameModSchema>;
 
 // `{base_url}/items/...`, `/market/...`

@@ -13,7 +13,9 @@ async function main(): Promise<number> {
   await mkdir(root, { recursive: true });
   const stamp = new Date().toISOString().slice(0, 19).replaceAll(':', '-');
   const outDir = await mkdtemp(join(root, `${stamp}-`));
-  const report = await runDemo({ outDir });
+  // `npm run demo -- --keyless`: the same session with no GAME_API_KEY.
+  const keyless = process.argv.slice(2).includes('--keyless');
+  const report = await runDemo({ outDir, keyless });
   const seconds = (report.durationMs / 1000).toFixed(1);
   process.stdout.write(
     `\nDone in ${seconds} s: ${report.played.length} commands and subcommands played, ` +

@@ -1,8 +1,11 @@
 import { Translations } from '../../i18n/index.ts';
 import type { MessageRecord } from '../standin/index.ts';
 
-/** How a reply reads: an answer, a "not found", or an error (refused, failed, the game API down). */
-export type Outcome = 'ok' | 'not-found' | 'error';
+/**
+ * How a reply reads: an answer, a "not found", a polite "this needs a developer key" (a bot run without
+ * one), or an error (refused, failed, the game API down).
+ */
+export type Outcome = 'ok' | 'not-found' | 'needs-key' | 'error';
 
 const ERROR_TITLES = [
   'common:errors.title',
@@ -24,15 +27,20 @@ function titlesOf(translations: Translations, keys: readonly string[]): Set<stri
 export class ReplyJudge {
   readonly #errors: Set<string>;
   readonly #notFound: Set<string>;
+  readonly #needsKey: Set<string>;
 
   constructor(translations: Translations = new Translations()) {
     this.#errors = titlesOf(translations, ERROR_TITLES);
     this.#notFound = titlesOf(translations, NOT_FOUND_TITLES);
+    this.#needsKey = titlesOf(translations, ['common:errors.noApiKey']);
   }
 
   outcome(message: MessageRecord): Outcome {
     const titles = message.embeds.map((embed) => embed.title ?? '');
-    if (titles.some((title) => this.#errors.has(title))) return 'error';
+    if (titles.some((title) => this.#errors.has(title))) {
+      const said = message.embeds.map((embed) => embed.description ?? '');
+      return said.some((text) => this.#needsKey.has(text)) ? 'needs-key' : 'error';
+    }
     if (titles.some((title) => this.#notFound.has(title))) return 'not-found';
     return 'ok';
   }

@@ -86,11 +86,16 @@ export async function renderMarketSkin(
         listingLines.length > 0 ? listingLines.join('\n') : t.t('market:listings.none'),
         false,
       ),
-      field(
-        t.t('market:owners.title', { shown: t.n(ownerLines.length), total: t.n(owners.length) }),
-        ownerLines.length > 0 ? ownerLines.join('\n') : t.t('market:owners.none'),
-        false,
-      ),
+      // No owners list at all (the game tier's item pages name owners by id only) is no field, not "nobody".
+      ...(data.owners === undefined
+        ? []
+        : [
+            field(
+              t.t('market:owners.title', { shown: t.n(ownerLines.length), total: t.n(owners.length) }),
+              ownerLines.length > 0 ? ownerLines.join('\n') : t.t('market:owners.none'),
+              false,
+            ),
+          ]),
     ],
     // Without its chart (it could not be drawn) the reply is the text alone.
     ...(chart ? { image: { url: `attachment://${CHART_FILE}` } } : {}),

@@ -101,3 +101,77 @@ describe('npm run demo', () => {
     expect(files.some((file) => file.endsWith('.png'))).toBe(true);
   });
 });
+
+/**
+ * `npm run demo -- --keyless`: the bot without a developer key. Every step whose command the game tier can
+ * answer answers (through the fallback or because it reads the game tier anyway); only the steps of
+ * `KEY_ONLY`, whose data the game tier does not carry, say politely that they need a key.
+ */
+const KEY_ONLY = new Set([
+  'player matches',
+  'player inventory',
+  'player listings',
+  'player posts',
+  'map rank',
+  'map featured',
+  'mods list',
+  'match',
+  'leaderboard ranked',
+  'subscribe maps',
+  'link verify',
+  'track add',
+]);
+
+describe('npm run demo -- --keyless', () => {
+  let keyless: DemoReport;
+  let keylessOut: string;
+  let keylessTranscript = '';
+
+  beforeAll(async () => {
+    keylessOut = await mkdtemp(join(tmpdir(), 'killfeed-demo-keyless-'));
+    const lines: string[] = [];
+    keyless = await runDemo({
+      outDir: keylessOut,
+      write: (text) => lines.push(text),
+      logger: createLogger({ level: 'silent' }),
+      sandbox: { latency: { marketSkinColdMs: 0, marketSkinWarmMs: 0 } },
+      keyless: true,
+    });
+    keylessTranscript = lines.join('');
+  }, 180_000);
+
+  afterAll(async () => {
+    await rm(keylessOut, { recursive: true, force: true });
+  });
+
+  const stepOf = (label: string) => label.slice(1).split(':')[0] ?? label;
+
+  it('answers every step the game tier can answer, and no step fails', () => {
+    expect(keyless.problems).toEqual([]);
+    expect(keyless.replies.filter((reply) => reply.outcome === 'error')).toEqual([]);
+    const refused = keyless.replies
+      .filter((reply) => reply.outcome === 'needs-key')
+      .map((r) => stepOf(r.step));
+    expect(refused.filter((step) => !KEY_ONLY.has(step))).toEqual([]);
+    const answered = new Set(
+      keyless.replies.filter((r) => r.outcome !== 'needs-key').map((r) => stepOf(r.step)),
+    );
+    const expected = keyless.played.filter((step) => !KEY_ONLY.has(step) && step !== 'track remove');
+    expect(expected.filter((step) => !answered.has(step))).toEqual([]);
+    for (const step of [
+      'player profile',
+      'clan profile',
+      'clan members',
+      'map info',
+      'map leaderboard',
+      'mods info',
+    ])
+      expect(answered.has(step), step).toBe(true);
+  });
+
+  it('names the game tier as the source of the replies it stood in for', () => {
+    expect(keylessTranscript).toContain('Keyless run: no GAME_API_KEY');
+    expect(keylessTranscript).toContain('Source: the game API without a key');
+    expect(transcript).not.toContain('Source: the game API without a key');
+  });
+});

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { NotFoundError, RateLimitedError, UpstreamError } from '../../../src/api/errors.ts';
+import {
+  LocalRefusalError,
+  NotFoundError,
+  RateLimitedError,
+  UpstreamError,
+} from '../../../src/api/errors.ts';
 import { UserError } from '../../../src/core/user-error.ts';
 import { LOCALES, Translations } from '../../../src/i18n/index.ts';
 import { renderError } from '../../../src/render/errors.ts';
@@ -39,7 +44,7 @@ describe('ReplyJudge', () => {
   it.each(LOCALES)('reads every kind of failure as an error in %s', (locale) => {
     const t = translations.for(locale);
     const failures = [
-      new UserError('common:errors.noApiKey'),
+      new UserError('common:errors.badToken'),
       new Error('boom'),
       new UpstreamError('down', 503),
       new RateLimitedError('slow down', 5_000),
@@ -48,6 +53,15 @@ describe('ReplyJudge', () => {
     for (const failure of failures) {
       expect(judge.outcome(message(renderError(failure, t, 'incident')))).toBe('error');
     }
+  });
+
+  it.each(LOCALES)('reads "this needs a developer key" as needs-key in %s (the keyless demo)', (locale) => {
+    const t = translations.for(locale);
+    const refusal = new LocalRefusalError('no key', 'no_api_key', ['apiKey'], 'player');
+    expect(judge.outcome(message(renderError(refusal, t, 'incident')))).toBe('needs-key');
+    expect(judge.outcome(message(renderError(new UserError('common:errors.noApiKey'), t, 'x')))).toBe(
+      'needs-key',
+    );
   });
 
   it('reads a name not found as not found, with its "did you mean" buttons', () => {
