@@ -251,11 +251,11 @@ export class TierClient {
         if (error instanceof SlotRefusedError) throw error;
         const decision = decideRetry(error, state, deadline - this.#clock.now(), this.#retryPolicy);
         if (!decision.retry) throw error;
-        this.#options.logger?.debug(
-          { route: name, waitMs: decision.waitMs, err: describeError(error) },
-          'retrying',
-        );
-        await this.#clock.sleep(decision.waitMs, options.signal);
+        // After a 429 a queued command waits for the reset in the queue, where its reply says when it comes.
+        const queued = error instanceof RateLimitedError && options.queue !== undefined;
+        const waitMs = queued ? decision.waitMs - error.retryAfterMs : decision.waitMs;
+        this.#options.logger?.debug({ route: name, waitMs, err: describeError(error) }, 'retrying');
+        await this.#clock.sleep(waitMs, options.signal);
       }
     }
   }
