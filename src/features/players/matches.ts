@@ -292,6 +292,15 @@ function matchButtonRows(
   return rows;
 }
 
+/** An empty page: past the last one, or (the first) a player who has played none, in the season asked. */
+function noMatches(t: Translator, name: string, page: number, season: number | undefined): string {
+  if (page > 1) return t.t('player:matches.none');
+  const who = text(name, 100);
+  return season
+    ? t.t('player:matches.noneInSeason', { name: who, season: num(t, season) })
+    : t.t('player:matches.noneEver', { name: who });
+}
+
 /** A page of ranked matches: result, map by name, K/D, score, region, when; each match a button to open it. */
 export function renderMatches(
   t: Translator,
@@ -316,18 +325,18 @@ export function renderMatches(
   const embed = fit({
     color: Colors.info,
     title: t.t('player:matches.title', { name: text(name, 100) }),
-    description: lines.length > 0 ? lines.join('\n') : t.t('player:matches.none'),
+    description: lines.length > 0 ? lines.join('\n') : noMatches(t, name, page, season),
     footer: {
       text: season
         ? t.t('player:matches.footerSeason', { season: num(t, season), page: num(t, page) })
         : t.t('player:matches.footerAll', { page: num(t, page) }),
     },
   });
-  const row = pageRow(t, {
-    pager,
-    page,
-    hasNext: data.matches.length >= perPage,
-  });
+  // Nothing on the first page: nothing to page through either.
+  const row =
+    page === 1 && shown.length === 0
+      ? undefined
+      : pageRow(t, { pager, page, hasNext: data.matches.length >= perPage });
   return {
     embeds: [embed],
     components: [...matchButtonRows(t, shown, openMatch, mapNames), ...(row ? [row] : [])],

@@ -249,4 +249,24 @@ describe('match buttons of /player matches', () => {
     const season = renderMatches(pl, { name: 'x', data: page, page: 2, season: 7, pager });
     expect(season.embeds?.[0]?.footer?.text).toBe('Sezon 7, od najnowszych · strona 2');
   });
+
+  it('say a player has played no ranked match (in the season asked), with no page buttons, on page 1', () => {
+    const pager = { page: (p: number) => `p:${p}`, label: 'l' };
+    const empty = { page: 1, per_page: 10, matches: [] };
+    const never = renderMatches(en, { name: 'N00b', data: empty, page: 1, season: undefined, pager });
+    expect(never.embeds?.[0]?.description).toBe('N00b has not played a ranked match yet.');
+    expect(never.components).toEqual([]);
+    const season = renderMatches(en, { name: 'N00b', data: empty, page: 1, season: 7, pager });
+    expect(season.embeds?.[0]?.description).toBe('N00b played no ranked matches in season 7.');
+    // Past the last page: the page is empty, and the way back stays.
+    const past = renderMatches(en, {
+      name: 'N00b',
+      data: { ...empty, page: 3 },
+      page: 3,
+      season: undefined,
+      pager,
+    });
+    expect(past.embeds?.[0]?.description).toBe('No ranked matches on this page.');
+    expect(past.components).toHaveLength(1);
+  });
 });
