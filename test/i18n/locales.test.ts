@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/discord/loader.ts';
 import { DEFAULT_LOCALE, LOCALES, readLocaleFiles, Translations } from '../../src/i18n/index.ts';
 import { codePointLength } from '../../src/render/text.ts';
+import { leaves, PLURAL_SUFFIX as PLURAL } from '../support/locales.ts';
 
 /**
  * Every locale ships every namespace with exactly en-US's keys and placeholders, and every localized
@@ -10,19 +11,8 @@ import { codePointLength } from '../../src/render/text.ts';
 const resources = readLocaleFiles();
 const NAME = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 
-function leaves(value: unknown, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  if (typeof value === 'string') out.set(prefix, value);
-  else if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      for (const [path, text] of leaves(child, prefix ? `${prefix}.${key}` : key)) out.set(path, text);
-    }
-  }
-  return out;
-}
-
 /** i18next's plural suffixes: a language has the forms it needs (test/i18n/plurals.test.ts checks them). */
-const PLURAL = /_(zero|one|two|few|many|other)$/;
+
 const keysOf = (texts: Map<string, string>) =>
   [...new Set([...texts.keys()].map((k) => k.replace(PLURAL, '')))].sort();
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOCALE, LOCALES, readLocaleFiles } from '../../src/i18n/index.ts';
+import { DEFAULT_LOCALE, LOCALES, readLocaleFiles, Translations } from '../../src/i18n/index.ts';
+import { leaves, PLURAL_SUFFIX as SUFFIX } from '../support/locales.ts';
 
 /**
  * Plurals through i18next's plural keys (v4 JSON: `key_one`, `key_other`, and `_zero`, `_two`, `_few`,
@@ -8,22 +9,11 @@ import { DEFAULT_LOCALE, LOCALES, readLocaleFiles } from '../../src/i18n/index.t
  * text writes a number before a plural noun ("{{n}} skins") outside plural keys, which reads "1 skins".
  */
 const resources = readLocaleFiles();
-const SUFFIX = /_(zero|one|two|few|many|other)$/;
+
 /** Words after a placeholder that are no plural noun: verbs after a name ("{{name}} contains"), "vs". */
 const NOT_NOUNS = new Set(['is', 'has', 'was', 'does', 'contains', 'leads', 'vs']);
 /** A placeholder, then (on the same line) a word ending in s: "{{n}} skins", "**{{points}}** points". */
 const NUMBER_THEN_NOUN = /\{\{\s*(\w+)\s*\}\}\**[ \t]+([a-z]+s)\b/g;
-
-function leaves(value: unknown, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  if (typeof value === 'string') out.set(prefix, value);
-  else if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      for (const [path, text] of leaves(child, prefix ? `${prefix}.${key}` : key)) out.set(path, text);
-    }
-  }
-  return out;
-}
 
 /** The plural forms of each key of a namespace: `base → categories` (a key without suffix has none). */
 function pluralForms(keys: Iterable<string>): Map<string, Set<string>> {
@@ -113,5 +103,23 @@ describe('plural forms', () => {
       '5 członków',
       '22 członkowie',
     ]);
+  });
+});
+
+describe('plural forms in use', () => {
+  it('picks the form by the count', () => {
+    const translations = new Translations();
+    const en = translations.for('en-US');
+    const pl = translations.for('pl');
+    const ru = translations.for('ru');
+    expect(en.t('player:inventory.unpriced', { count: 1 })).toBe('1 skin');
+    expect(en.t('player:inventory.unpriced', { count: 2 })).toBe('2 skins');
+    expect(en.t('match:scoreTeam', { mark: '🟩', team: 'Team 1', count: 1 })).toBe('🟩 Team 1: 1 round');
+    expect(pl.t('player:history.played', { count: 1 })).toBe('1 mecz');
+    expect(pl.t('player:history.played', { count: 3 })).toBe('3 mecze');
+    expect(pl.t('player:history.played', { count: 5 })).toBe('5 meczów');
+    expect(ru.t('player:inventory.items', { count: 21 })).toBe('21 предмет');
+    expect(ru.t('player:inventory.items', { count: 22 })).toBe('22 предмета');
+    expect(ru.t('player:inventory.items', { count: 25 })).toBe('25 предметов');
   });
 });
