@@ -3,6 +3,7 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import type { Command, CommandContext, CommandSpec, ComponentContext } from '../src/discord/command.ts';
 import { COMPONENT_LIFETIME_MS, defineComponents } from '../src/discord/component-id.ts';
 import { readInventoryValue, type InventorySort } from '../src/features/players/inventory.ts';
+import { readMmrChanges } from '../src/features/players/mmr-change.ts';
 import { inventoryMarketData } from '../src/features/market/inventory.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
 import { nameFound, suggestPlayersOnNotFound } from '../src/search/not-found.ts';
@@ -223,8 +224,13 @@ async function showMatches(
   );
   const openMatch = (matchId: string) => playerIds.openMatch(matchId, ctx.now);
   const past = pastTimes(ctx.now, ctx.services.log);
+  const snapshots = ctx.services.records.players.snapshots;
+  const mmrChanges = await readMmrChanges(snapshots, playerName, data.matches, ctx.now);
   await ctx.send(
-    renderMatches(ctx.t, { name: playerName, data, page: pageNo, season, pager, past, mapNames, openMatch }),
+    renderMatches(ctx.t, {
+      name: playerName,
+      ...{ data, page: pageNo, season, pager, past, mapNames, openMatch, mmrChanges },
+    }),
   );
 }
 

@@ -239,6 +239,15 @@ export interface MatchesView extends PageView<PlayerMatches> {
   readonly mapNames?: ReadonlyMap<number, string> | undefined;
   /** The custom id of the button that opens a match (`/match`); no buttons when undefined. */
   readonly openMatch?: ((matchId: string) => string | undefined) | undefined;
+  /** The MMR each match changed, by match id, where the snapshots kept tell it (`mmrChanges`). */
+  readonly mmrChanges?: ReadonlyMap<string, number> | undefined;
+}
+
+function signedMmr(t: Translator, change: number): string {
+  const shown = num(t, Math.abs(change));
+  return t.t('player:matches.mmr', {
+    change: change > 0 ? `+${shown}` : change < 0 ? `−${shown}` : `±${shown}`,
+  });
 }
 
 /** Match buttons: five to a row, in the rows the pager leaves (Discord allows five rows). */
@@ -304,14 +313,14 @@ function noMatches(t: Translator, name: string, page: number, season: number | u
 /** A page of ranked matches: result, map by name, K/D, score, region, when; each match a button to open it. */
 export function renderMatches(
   t: Translator,
-  { name, data, page, season, pager, past, mapNames, openMatch }: MatchesView,
+  { name, data, page, season, pager, past, mapNames, openMatch, mmrChanges }: MatchesView,
 ): ReplyPayload {
   const perPage = data.per_page ?? 10;
   const shown = pageRows(data.matches, perPage);
   const lines = shown.map((m) => {
     const result = t.t(`player:matches.result.${resultKey(m.victory)}`);
     // The match's id is on its button (opened with a click), not repeated in the text.
-    return t.t('player:matches.line', {
+    const line = t.t('player:matches.line', {
       mark: resultMark(m.victory),
       result,
       map: officialMapName(t, mapNames, m.map) ?? '—',
@@ -321,6 +330,8 @@ export function renderMatches(
       region: regionLabel(t, m.region),
       when: pastTimestamp(m.date, 'R', past),
     });
+    const change = mmrChanges?.get(m.match_id);
+    return change === undefined ? line : `${line} · ${signedMmr(t, change)}`;
   });
   const embed = fit({
     color: Colors.info,
