@@ -2,6 +2,7 @@ import { nameOption } from '../src/discord/options.ts';
 import { ApplicationCommandOptionType } from 'discord.js';
 import type { Command, CommandSpec } from '../src/discord/command.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
+import { findingNames } from '../src/search/not-found.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { isTurfBoard, TURF_BOARDS } from '../src/features/turf/boards.ts';
 import { completeTurfDay, turfComponent } from '../src/features/turf/interactions.ts';
@@ -87,7 +88,11 @@ export const command: Command<typeof data> = {
       case 'clan':
         return showTurfClan(ctx, clanName(args.name));
       case 'player':
-        return showTurfPlayer(ctx, await resolvePlayerName(ctx.interaction, ctx.services, args.name));
+        // A name in another case finds the player; a typo gets close names (no button: none runs this).
+        return showTurfPlayer(
+          findingNames(ctx, () => undefined),
+          await resolvePlayerName(ctx.interaction, ctx.services, args.name),
+        );
       case 'leaderboard': {
         if (!isTurfBoard(args.board)) throw new UserError('turf:errors.board');
         const asked = { day: dayOption(args.day, ctx.now), mapId: mapOption(args.map) };

@@ -2,6 +2,7 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { command as clanCommand } from '../../commands/clan.ts';
 import { command as playerCommand } from '../../commands/player.ts';
+import { command as turfCommand } from '../../commands/turf.ts';
 import { nameSearchOf } from '../../src/search/index.ts';
 import { commandOptions, routeCommands, useWorldPerTest } from '../support/announcements.ts';
 import type { AutocompleteOptions, MessageRecord } from '../../src/dev/standin/index.ts';
@@ -11,7 +12,7 @@ import type { AutocompleteOptions, MessageRecord } from '../../src/dev/standin/i
  * endpoint (debounced on the test's manual clock, answered within the bound when it is slow), and a name
  * the API does not know gets a reply naming it with "did you mean" buttons that run the command.
  */
-routeCommands(playerCommand, clanCommand);
+routeCommands(playerCommand, clanCommand, turfCommand);
 
 const fixture = useWorldPerTest();
 const USER = { id: '300000000000000001', username: 'user001' };
@@ -180,6 +181,14 @@ describe('did you mean', () => {
     // The right spelling is what the bot remembers.
     expect([...proc.services.names.list('player')]).toContain(name);
     expect([...proc.services.names.list('player')]).not.toContain(name.toLowerCase());
+  });
+
+  it('finds the player of /turf player in another case too', async () => {
+    await fixture.start({ commands: true });
+    const name = fixture.world.sandbox.world.samples.player;
+    const reply = await run('turf', 'player', name.toLowerCase());
+    expect(JSON.stringify(reply.embeds)).not.toContain('No player named');
+    expect(JSON.stringify(reply.embeds)).toContain(name);
   });
 
   it('finds it from the names seen without a search, and pages on under the right spelling', async () => {
