@@ -5,6 +5,7 @@ import type { Command, CommandContext, CommandSpec, ComponentContext } from '../
 import { COMPONENT_LIFETIME_MS, defineComponents, type ComponentId } from '../src/discord/component-id.ts';
 import { resolvePlayerName } from '../src/players/accounts.ts';
 import { findingNames } from '../src/search/not-found.ts';
+import { nameSearchOf } from '../src/search/index.ts';
 import { UserError } from '../src/core/user-error.ts';
 import { pastTimes, text } from '../src/render/common.ts';
 import {
@@ -178,15 +179,34 @@ async function showLeaderboard(ctx: Context, mapName: string, query: BoardQuery)
   );
 }
 
+/** The board entry of the player whose name is `typed` in another case, if there is such a name and entry. */
+async function entryUnderOtherCasing<T>(
+  ctx: CommandContext,
+  typed: string,
+  rankOf: (name: string) => Promise<T>,
+): Promise<T | undefined> {
+  const asker = { user: ctx.interaction.user.id, guild: ctx.interaction.guildId };
+  const other = await nameSearchOf(ctx.services).otherCasing('player', typed, 1_500, asker);
+  if (other === undefined) return undefined;
+  try {
+    return await rankOf(other);
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}
+
 async function showRank(
   ctx: CommandContext,
   mapName: string,
   playerName: string,
   query: Pick<BoardQuery, 'type' | 'order'>,
 ): Promise<void> {
+  const rankOf = (name: string) =>
+    ctx.load('mapLeaderboardPlayer', { mapName, playerName: name, ...board(query) });
   let entry;
   try {
-    entry = await ctx.load('mapLeaderboardPlayer', { mapName, playerName, ...board(query) });
+    entry = await rankOf(playerName);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     // The same 404 means "no such map", "no board" or "no entry": the map's record tells which.
@@ -195,7 +215,10 @@ async function showRank(
     });
     if (!query.type && !map.leaderboard_type)
       throw new UserError('map:errors.noBoard', { name: text(map.name, 100) });
-    throw new UserError('map:errors.noEntry', { player: text(playerName, 100), name: text(map.name, 100) });
+    // No entry for the name as typed: the player's name in another case (seen, or found by the search).
+    entry = await entryUnderOtherCasing(ctx, playerName, rankOf);
+    if (entry === undefined)
+      throw new UserError('map:errors.noEntry', { player: text(playerName, 100), name: text(map.name, 100) });
   }
   ctx.services.names.remember('map', entry.map_name);
   ctx.services.names.remember('player', entry.player_name);

@@ -49,6 +49,11 @@ describe('/map', () => {
     const rank = await stack.invoke('map', 'rank', { name: map.name, player: player!.playerName }).final();
     const position = rank.embeds[0]?.fields?.find((f) => f.name === 'Position')?.value;
     expect(position).toBe(`🥈 of ${size}`);
+    // The player's name in another case finds the same entry (the board named the player just now).
+    const lower = player!.playerName.toLowerCase();
+    expect(lower).not.toBe(player!.playerName);
+    const again = await stack.invoke('map', 'rank', { name: map.name, player: lower }).final();
+    expect(again.embeds[0]?.fields?.find((f) => f.name === 'Position')?.value).toBe(`🥈 of ${size}`);
 
     const info = await stack.invoke('map', 'info', { name: map.name }).final();
     const play = info.embeds[0]?.fields?.find((f) => f.name === 'Play it')?.value;
