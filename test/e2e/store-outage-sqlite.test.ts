@@ -72,8 +72,8 @@ describe('a SQLite store that cannot write', () => {
     await query('PRAGMA query_only = ON');
     try {
       await expectProfile(stack.sandbox.world.samples.player);
-      // The reply may go out before the cache's write fails (it does not wait on the store): the health
-      // turns when that write's failure is seen.
+      // The reply does not wait on the store: the health turns on the bot's next write, which fails.
+      await expect(stack.store.namespace('probe-readonly').set('x', 'y')).rejects.toThrow();
       await healthBecomes(503);
       const down = await health();
       expect(down.status).toBe(503);
@@ -102,8 +102,9 @@ describe('a SQLite store that cannot write', () => {
       }
       expect(full).toBe(true);
       await expectProfile(stack.sandbox.world.samples.rankedPlayer);
-      // The reply may go out before the cache's write fails (it does not wait on the store): the health
-      // turns when that write's failure is seen.
+      // The reply does not wait on the store, and its writes may find room in a page freed meanwhile: the
+      // bot's next write that needs a page fails, and the health turns on it.
+      await expect(stack.store.namespace('probe-full').set('x', 'y'.repeat(8_192))).rejects.toThrow();
       await healthBecomes(503);
       const down = await health();
       expect(down.status).toBe(503);
