@@ -102,11 +102,15 @@ describe('a SQLite store that cannot write', () => {
       }
       expect(full).toBe(true);
       await expectProfile(stack.sandbox.world.samples.rankedPlayer);
-      // The reply does not wait on the store, and its writes may find room in a page freed meanwhile: the
-      // bot's next write that needs a page fails, and the health turns on it.
-      await expect(stack.store.namespace('probe-full').set('x', 'y'.repeat(8_192))).rejects.toThrow();
-      await healthBecomes(503);
-      const down = await health();
+      // The reply does not wait on the store. A write that needs new pages (8 KB: overflow pages) fails and
+      // marks the store down; its health probe updates one small entry in place, which a full file still
+      // allows, so the store may count as up again a moment later. Asked right after such a write, /healthz
+      // is not ready (a few tries: a probe can slip in between the write and the request).
+      let down = await health();
+      for (let attempt = 0; attempt < 20 && down.status !== 503; attempt += 1) {
+        await expect(stack.store.namespace('probe-full').set('x', 'y'.repeat(8_192))).rejects.toThrow();
+        down = await health();
+      }
       expect(down.status).toBe(503);
       expect(down.body).toMatchObject({ store: { status: 'down', reason: 'SQLITE_FULL' } });
     } finally {
