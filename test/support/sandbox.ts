@@ -1,3 +1,5 @@
+import { afterEach } from 'vitest';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/dev/sandbox/index.ts';
 export interface Reply {
   readonly status: number;
   readonly headers: Headers;
@@ -40,3 +42,23 @@ export function bearer(token: string): Record<string, string> {
 
 /** 2026-05-20 12:00 UTC: turf day 64, the 9th day of turf season 2. */
 export const FIXED_NOW = Date.UTC(2026, 4, 20, 12, 0, 0);
+
+/** A sandbox on a clock the test moves (`clock.ms`, from FIXED_NOW). */
+export interface ClockedSandbox {
+  readonly sandbox: Sandbox;
+  readonly clock: { ms: number };
+}
+
+/** Starts sandboxes on a clock of their own for the tests of a file, each closed after its test. */
+export function useClockedSandboxes(): (options?: SandboxOptions) => Promise<ClockedSandbox> {
+  const started: Sandbox[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((sandbox) => sandbox.close()));
+  });
+  return async (options = {}) => {
+    const clock = { ms: FIXED_NOW };
+    const sandbox = await startSandbox({ now: () => clock.ms, ...options });
+    started.push(sandbox);
+    return { sandbox, clock };
+  };
+}

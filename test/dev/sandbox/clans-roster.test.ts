@@ -1,14 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/dev/sandbox/index.ts';
-import { FIXED_NOW, get } from '../../support/sandbox.ts';
+import { describe, expect, it } from 'vitest';
+import type { SandboxOptions } from '../../../src/dev/sandbox/index.ts';
+import { get, useClockedSandboxes } from '../../support/sandbox.ts';
 
 /** Clan rosters that move: explicit changes, and one clan changing on the sandbox clock (`rosters`). */
 const MINUTE = 60_000;
-const started: Sandbox[] = [];
-
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((s) => s.close()));
-});
+const startClocked = useClockedSandboxes();
 
 interface Member {
   n: string;
@@ -22,9 +18,7 @@ interface Profile {
 }
 
 async function start(options: SandboxOptions = {}) {
-  const clock = { ms: FIXED_NOW };
-  const sandbox = await startSandbox({ now: () => clock.ms, ...options });
-  started.push(sandbox);
+  const { sandbox, clock } = await startClocked(options);
   const profile = async (clanName: string): Promise<Profile> => {
     const clan = sandbox.world.clans.find((c) => c.name === clanName);
     const reply = await get(`${sandbox.urls.base}/clans/${clan?.id ?? 0}/profile`);

@@ -1,20 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/dev/sandbox/index.ts';
-import { FIXED_NOW, get } from '../../support/sandbox.ts';
+import { describe, expect, it } from 'vitest';
+import { FIXED_NOW, get, useClockedSandboxes } from '../../support/sandbox.ts';
 
 /** The market while the sandbox runs: `sandbox.market`. */
-const started: Sandbox[] = [];
-
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((s) => s.close()));
-});
-
-async function start() {
-  const clock = { ms: FIXED_NOW };
-  const sandbox = await startSandbox({ now: () => clock.ms });
-  started.push(sandbox);
-  return { sandbox, clock };
-}
+const start = useClockedSandboxes();
 
 describe('sandbox market', () => {
   it('a new listing below the lowest price moves ask_low, and the seller lists it', async () => {
