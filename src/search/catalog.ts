@@ -1,4 +1,4 @@
-import type { ResultOf, RouteName, Routes, TierClient } from '../api/client.ts';
+import { describeError, type ResultOf, type RouteName, type Routes, type TierClient } from '../api/client.ts';
 import type { ParamsOf } from '../api/route.ts';
 import type { Clock } from '../core/clock.ts';
 import type { NameIndex } from '../names/index.ts';
@@ -117,7 +117,7 @@ export class NameCatalog {
       } catch (error) {
         // Aborted while waiting for a ticket or a read: stopped.
         if (signal.aborted) return;
-        this.#options.log.warn({ err: describe(error) }, 'could not refresh the published names');
+        this.#options.log.warn({ err: describeError(error) }, 'could not refresh the published names');
       }
       try {
         await this.#options.clock.sleep(refreshMs, signal);
@@ -181,7 +181,7 @@ export class NameCatalog {
       });
     } catch (error) {
       signal?.throwIfAborted();
-      this.#options.log.warn({ route: name, err: describe(error) }, 'could not read a published list');
+      this.#options.log.warn({ route: name, err: describeError(error) }, 'could not read a published list');
       return undefined;
     } finally {
       this.#requests += attempts;
@@ -196,10 +196,4 @@ export function startNameCatalog(options: CatalogOptions): { readonly catalog: N
   const controller = new AbortController();
   void catalog.run(controller.signal);
   return { catalog, stop: () => controller.abort() };
-}
-
-function describe(error: unknown): { name: string; message: string } {
-  return error instanceof Error
-    ? { name: error.name, message: error.message }
-    : { name: 'unknown', message: String(error) };
 }
