@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock } from '../core/clock.ts';
-import type { SharedLimits } from './gate.ts';
+import type { SharedLimits } from './limits.ts';
 import type { LimitWindow, Priority } from './window.ts';
 
 /**

@@ -1,79 +1,58 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.ts';
+import { FairQueue } from './fair.ts';
+import type { QueuePlace, SharedLimits, Slot, TakeRequest, WindowState } from './limits.ts';
+import { StoreBlocks, WindowView } from './view.ts';
 import { WakeTimer } from './wake.ts';
 import {
   claimOf,
   LimitsClosedError,
   LimitWaitError,
+  windowKey,
   type Claim,
   type LimitWindow,
   type Priority,
   type WindowStore,
 } from './window.ts';
 
-/**
- * The request limits as callers use them: `take` waits for a slot in every window a request belongs to and
- * resolves once it is taken. Waiters of this process queue here, interactive before background, then in
- * arrival order, and a waiter never overtakes an earlier one on a window that the earlier one waits for;
- * only the waiters that may go now ask the store, so a hundred background waiters cost no round trips
- * while their window is full. A refusal tells exactly when room comes back, and the queue sleeps until
- * then (on the clock, so a manual clock drives it). Across processes, the store's reserve is what puts
- * interactive requests first: background ones leave it free.
- */
-export interface TakeRequest {
-  readonly windows: readonly LimitWindow[];
-  readonly priority: Priority;
-  /** Clock time past which waiting is pointless: a take whose slot frees later fails with LimitWaitError. */
-  readonly deadline?: number;
-  /** Aborts the wait; the take then rejects with the signal's reason. */
-  readonly signal?: AbortSignal;
-}
-
-/** A slot taken. */
-export interface Slot {
-  /** When it was taken (clock time). */
-  readonly at: number;
-  /** Counts the request from `at` instead (when it really went out or ended). */
-  retime(at: number): Promise<void>;
-}
-
-export interface SharedLimits {
-  /** `redis` when the windows are shared through Redis, `memory` when they are this process's alone. */
-  readonly kind: 'memory' | 'redis';
-  /** Whether requests are counted with the other processes' right now: false in memory, and while Redis is down. */
-  readonly shared: boolean;
-  take(request: TakeRequest): Promise<Slot>;
-  /** Counts `count` more requests now, past any limit: requests that went out already (retries). */
-  record(windows: readonly LimitWindow[], count: number): Promise<void>;
-  /** Times of the requests counted in `window` within its last `windowMs`, oldest first. */
-  recent(window: LimitWindow): Promise<number[]>;
-  /** Takes waiting now. */
-  readonly waiting: number;
-  /** Resolves once no pass over the waiters is running (a test's manual clock moves only then). */
-  idle(): Promise<void>;
-  /** Fails every waiter with LimitsClosedError and closes the store (and its connection). */
-  close(): Promise<void>;
-}
-
 interface Waiter {
-  /** Granted, refused or aborted: no longer waiting (dropped from the queue at the next pass). */
+  /** Granted, refused or aborted: no longer waiting. */
   done: boolean;
+  readonly keys: readonly string[];
+  readonly views: readonly WindowView[];
+  /** The windows the store counts (those of a finite limit). */
   readonly claims: readonly Claim[];
   readonly priority: Priority;
-  readonly seq: number;
   readonly deadline: number;
+  readonly onQueued: ((place: QueuePlace) => void) | undefined;
   readonly resolve: (slot: Slot) => void;
   readonly reject: (error: unknown) => void;
   readonly detach: () => void;
 }
 
-interface Blocked {
-  /** Until when the window is full for everyone. */
-  interactive: number;
-  /** Until when it is full for background requests. */
-  background: number;
-}
+/** Per window key, the waiters of the running pass still waiting on it: those ahead of the next one. */
+type Ahead = Map<string, number>;
 
+/**
+ * THE request gate: every request the bot makes against a budget (the game API key's 60 a minute, the
+ * events route's 6, Discord's 50 a second, a background planner's share) waits here, in one queue served
+ * by one pump. A take names the windows the request belongs to; it is granted once each has a slot:
+ *
+ * - in this process's **view** of the window: a fixed window counted here and corrected by what the other
+ *   side says (`learn`: the `X-RateLimit-*` headers of a reply; `exhaust`: a 429), so that a key already
+ *   spent elsewhere is not asked again before its reset;
+ * - in the **store**'s sliding window (memory, or Redis shared by every process of the bot), where
+ *   background requests leave the window's `reserve` to interactive ones.
+ *
+ * Order: interactive waiters first, in a fair queue (servers in turn, then users in turn within a server,
+ * each user's own in arrival order), then background ones in arrival order; a waiter never overtakes an
+ * earlier one on a window the earlier one waits for. Only the waiters that may go now ask the store, so a
+ * hundred waiters cost no round trips while their window is full. Each pass projects when every waiter's
+ * slot comes (from the views and the waiters ahead of it) and refuses at once, with LimitWaitError, the
+ * ones whose slot would come after their deadline; the others are told their place (`onQueued`). A refusal
+ * of the store says exactly when room comes back; the pump sleeps until then, on the clock, so a manual
+ * clock drives it.
+ */
 export class LimitGate implements SharedLimits {
   readonly #store: WindowStore;
   readonly #clock: Clock;
@@ -81,18 +60,16 @@ export class LimitGate implements SharedLimits {
   /** Request ids are unique across processes: this process's tag, then a counter. */
   readonly #tag = randomUUID().slice(0, 8);
   #ids = 0;
-  #seq = 0;
-  /** Interactive first, then background; each in arrival order. Done ones are dropped at each pass. */
-  #waiters: Waiter[] = [];
+  readonly #views = new Map<string, WindowView>();
+  /** Interactive waiters, in turns by server then user. */
+  readonly #fair = new FairQueue<Waiter>();
+  /** Background waiters, in arrival order, after every interactive one. */
+  #background: Waiter[] = [];
   #count = 0;
-  /**
-   * When each window has room again, as refusals said: nothing frees a slot earlier (other processes only
-   * add requests), so a waiter on a window blocked until later is not tried before then.
-   */
-  readonly #blocked = new Map<string, Blocked>();
+  readonly #blocked = new StoreBlocks();
   #pumping = false;
-  #idlers: Array<() => void> = [];
   #again = false;
+  #idlers: Array<() => void> = [];
   readonly #wake: WakeTimer;
   #closed = false;
 
@@ -115,7 +92,6 @@ export class LimitGate implements SharedLimits {
     return this.#count;
   }
 
-  /** Resolves once no pass over the waiters is running (a test's manual clock moves only then). */
   idle(): Promise<void> {
     if (!this.#pumping) return Promise.resolve();
     return new Promise((resolve) => this.#idlers.push(resolve));
@@ -124,7 +100,7 @@ export class LimitGate implements SharedLimits {
   take(request: TakeRequest): Promise<Slot> {
     let claims: Claim[];
     try {
-      claims = request.windows.map((window) => claimOf(window, this.#prefix));
+      claims = request.windows.filter(isCounted).map((window) => claimOf(window, this.#prefix));
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -133,30 +109,36 @@ export class LimitGate implements SharedLimits {
       const signal = request.signal;
       if (signal?.aborted) return reject(reasonOf(signal));
       const onAbort = () => {
-        if (!this.#remove(waiter) || !signal) return;
+        if (!this.#dequeue(waiter, false) || !signal) return;
         reject(reasonOf(signal));
         // The waiters it held back may go now.
         void this.#pump();
       };
+      const keys = request.windows.map((window) => windowKey(window, this.#prefix));
       const waiter: Waiter = {
         done: false,
+        keys,
+        views: request.windows.map((window, i) => this.#viewOf(keys[i] ?? '', window)),
         claims,
         priority: request.priority,
-        seq: this.#seq++,
         deadline: request.deadline ?? Infinity,
+        onQueued: request.onQueued,
         resolve,
         reject,
         detach: () => signal?.removeEventListener('abort', onAbort),
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#enqueue(waiter);
+      if (waiter.priority === 'interactive') this.#fair.push(waiter, request.owner);
+      else this.#background.push(waiter);
+      this.#count += 1;
       void this.#pump();
     });
   }
 
   async record(windows: readonly LimitWindow[], count: number): Promise<void> {
     if (count <= 0) return;
-    const claims = windows.map((window) => claimOf(window, this.#prefix));
+    const claims = windows.filter(isCounted).map((window) => claimOf(window, this.#prefix));
+    if (claims.length === 0) return;
     const members = Array.from({ length: count }, () => this.#nextId());
     await this.#store.record(claims, members, this.#clock.now());
   }
@@ -165,49 +147,65 @@ export class LimitGate implements SharedLimits {
     return this.#store.recent(claimOf(window, this.#prefix), this.#clock.now());
   }
 
+  learn(window: LimitWindow, seen: WindowState): void {
+    this.#viewOf(windowKey(window, this.#prefix), window).learn(seen, this.#clock.now());
+    void this.#pump();
+  }
+
+  exhaust(window: LimitWindow, until: number): void {
+    this.#viewOf(windowKey(window, this.#prefix), window).exhaust(until);
+    void this.#pump();
+  }
+
+  view(window: LimitWindow): WindowState | undefined {
+    return this.#views.get(windowKey(window, this.#prefix))?.state;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#wake.cancel();
-    for (const waiter of this.#waiters.splice(0)) {
-      if (this.#remove(waiter)) waiter.reject(new LimitsClosedError());
+    for (const waiter of this.#order()) {
+      if (this.#dequeue(waiter, false)) waiter.reject(new LimitsClosedError());
     }
     await this.#store.close();
   }
 
-  /** Whether something changed during the last pass (read after an await, so not narrowed away). */
-  #passAgain(): boolean {
-    return this.#again && !this.#closed;
+  #viewOf(key: string, window: LimitWindow): WindowView {
+    let view = this.#views.get(key);
+    if (!view) {
+      view = new WindowView(window.limit, window.windowMs);
+      this.#views.set(key, view);
+    }
+    return view;
   }
 
   #nextId(): string {
     return `${this.#tag}:${(this.#ids++).toString(36)}`;
   }
 
-  /** After the last waiter of its priority (a binary search: the queue is sorted). */
-  #enqueue(waiter: Waiter): void {
-    let low = 0;
-    let high = this.#waiters.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      const other = this.#waiters[middle];
-      if (other && byPriority(other, waiter) < 0) low = middle + 1;
-      else high = middle;
-    }
-    this.#waiters.splice(low, 0, waiter);
-    this.#count += 1;
+  /** Every waiter in the order it is served: the fair queue, then background ones. */
+  #order(): Waiter[] {
+    return [...this.#fair.order(), ...this.#background];
   }
 
-  /** Marks a waiter done (false when it was already); the queue drops it at the next pass. */
-  #remove(waiter: Waiter): boolean {
+  /** Takes a waiter out of the queue (false when it was already): `served` when its slot came. */
+  #dequeue(waiter: Waiter, served: boolean): boolean {
     if (waiter.done) return false;
     waiter.done = true;
     this.#count -= 1;
     waiter.detach();
+    if (waiter.priority === 'interactive') {
+      if (served) this.#fair.served(waiter);
+      else this.#fair.remove(waiter);
+    } else {
+      const index = this.#background.indexOf(waiter);
+      if (index >= 0) this.#background.splice(index, 1);
+    }
     return true;
   }
 
-  /** One pass at a time; a change during a pass (a new waiter, an abort) runs another right after it. */
+  /** One pass at a time; a change during a pass (a new waiter, a reply, an abort) runs another after it. */
   async #pump(): Promise<void> {
     if (this.#pumping) {
       this.#again = true;
@@ -225,98 +223,126 @@ export class LimitGate implements SharedLimits {
     }
   }
 
+  /** Whether something changed during the last pass (read after an await, so not narrowed away). */
+  #passAgain(): boolean {
+    return this.#again && !this.#closed;
+  }
+
   async #pass(): Promise<void> {
     let wakeAt = Infinity;
     // Windows an earlier waiter of this pass waits for: later ones do not overtake it there.
     const held = new Set<string>();
-    this.#sweepBlocked();
-    this.#waiters = this.#waiters.filter((waiter) => !waiter.done);
-    for (const waiter of [...this.#waiters]) {
+    const ahead: Ahead = new Map();
+    this.#blocked.sweep(this.#clock.now());
+    for (const waiter of this.#order()) {
       if (this.#closed) return;
       if (waiter.done) continue;
       const now = this.#clock.now();
-      const known = this.#blockedUntil(waiter);
-      if (waiter.claims.some((claim) => held.has(claim.key))) {
-        // Behind an earlier waiter: it goes after it at the soonest, which may already be too late.
-        this.#refuseIfLate(waiter, known.at, now);
-        continue;
-      }
-      if (known.at > now) {
-        if (this.#refuseIfLate(waiter, known.at, now)) continue;
-        for (const key of known.keys) held.add(key);
-        wakeAt = Math.min(wakeAt, known.at);
-        continue;
-      }
-      const member = this.#nextId();
-      let outcome;
-      try {
-        outcome = await this.#store.take(waiter.claims, member, now, waiter.priority);
-      } catch (error) {
-        if (this.#remove(waiter)) waiter.reject(error);
-        continue;
-      }
-      // Aborted while its take was on the way: the slot stays counted, which errs on the safe side.
-      if (isDone(waiter)) continue;
-      if (outcome.granted) {
-        this.#remove(waiter);
-        waiter.resolve(this.#slot(waiter.claims, member, now));
-        continue;
-      }
+      for (const view of waiter.views) view.refill(now);
+      const stored = Math.max(
+        -Infinity,
+        ...waiter.claims.map((claim) => this.#blocked.until(claim.key, waiter.priority, now)),
+      );
+      const free =
+        waiter.keys.every((key) => !held.has(key)) &&
+        !waiter.views.some((view) => view.full) &&
+        stored <= now;
       let freeAt = now;
-      const refused: string[] = [];
-      for (const { index, freeAt: at } of outcome.refusals) {
-        const claim = waiter.claims[index];
-        if (!claim) continue;
-        this.#block(claim.key, waiter.priority, at);
-        refused.push(claim.key);
-        freeAt = Math.max(freeAt, at);
+      if (free && now <= waiter.deadline) {
+        const outcome = await this.#try(waiter, now);
+        if (outcome === 'granted') continue;
+        freeAt = outcome;
       }
-      // One that gives up holds nothing back: the next waiter is judged on its own (deadline included).
-      if (this.#refuseIfLate(waiter, freeAt, now)) continue;
-      for (const key of refused) held.add(key);
-      wakeAt = Math.min(wakeAt, freeAt);
+      const place = this.#project(waiter, ahead, Math.max(stored, freeAt), now);
+      if (place.startsAt > waiter.deadline) {
+        // One that gives up holds nothing back: the next waiter is judged on its own.
+        if (this.#dequeue(waiter, false))
+          waiter.reject(new LimitWaitError(place.startsAt - now, place.startsAt - waiter.deadline));
+        continue;
+      }
+      for (const key of waiter.keys) ahead.set(key, (ahead.get(key) ?? 0) + 1);
+      // Only what is full is held for this waiter: later waiters on its other windows may go on.
+      waiter.keys.forEach((key, i) => {
+        const view = waiter.views[i];
+        if (view?.full || this.#blocked.until(key, waiter.priority, now) > now) held.add(key);
+      });
+      const readyAt = Math.max(
+        stored,
+        freeAt,
+        ...waiter.views.filter((view) => view.full).map((view) => view.resetAt),
+      );
+      if (readyAt > now) wakeAt = Math.min(wakeAt, readyAt);
+      waiter.onQueued?.(place);
     }
     this.#schedule(wakeAt);
   }
 
-  #refuseIfLate(waiter: Waiter, freeAt: number, now: number): boolean {
-    if (freeAt <= waiter.deadline) return false;
-    this.#remove(waiter);
-    waiter.reject(new LimitWaitError(freeAt - now));
-    return true;
-  }
-
-  #slot(claims: readonly Claim[], member: string, at: number): Slot {
-    return { at, retime: (when) => this.#store.record(claims, [member], when) };
-  }
-
-  #block(key: string, priority: Priority, until: number): void {
-    const blocked = this.#blocked.get(key) ?? { interactive: -Infinity, background: -Infinity };
-    if (priority === 'interactive') blocked.interactive = Math.max(blocked.interactive, until);
-    // Full for interactive requests is full for background ones too.
-    blocked.background = Math.max(blocked.background, until);
-    this.#blocked.set(key, blocked);
-  }
-
-  #blockedUntil(waiter: Waiter): { at: number; keys: string[] } {
-    let at = -Infinity;
-    const keys: string[] = [];
-    const now = this.#clock.now();
-    for (const claim of waiter.claims) {
-      const blocked = this.#blocked.get(claim.key);
-      if (!blocked) continue;
-      const until = waiter.priority === 'interactive' ? blocked.interactive : blocked.background;
-      if (until > now) keys.push(claim.key);
-      at = Math.max(at, until);
+  /**
+   * Takes the waiter's slot in its views, then in the store: `granted`, or when the store has room again
+   * (the views' slots given back).
+   */
+  async #try(waiter: Waiter, now: number): Promise<'granted' | number> {
+    for (const view of waiter.views) view.take(now);
+    const member = this.#nextId();
+    let outcome;
+    try {
+      outcome =
+        waiter.claims.length === 0
+          ? ({ granted: true } as const)
+          : await this.#store.take(waiter.claims, member, now, waiter.priority);
+    } catch (error) {
+      for (const view of waiter.views) view.giveBack();
+      if (this.#dequeue(waiter, false)) waiter.reject(error);
+      return 'granted';
     }
-    return { at, keys };
+    if (outcome.granted) {
+      // Aborted while its take was on the way: the slot stays counted, which errs on the safe side.
+      if (this.#dequeue(waiter, true)) waiter.resolve(this.#slot(waiter, member, now));
+      return 'granted';
+    }
+    // Nothing goes out: the views' slots are given back (a refused background take must not use up the
+    // room kept for commands).
+    for (const view of waiter.views) view.giveBack();
+    let freeAt = now;
+    for (const { index, freeAt: at } of outcome.refusals) {
+      const claim = waiter.claims[index];
+      if (!claim) continue;
+      this.#blocked.block(claim.key, waiter.priority, at);
+      freeAt = Math.max(freeAt, at);
+    }
+    return freeAt;
   }
 
-  #sweepBlocked(): void {
-    const now = this.#clock.now();
-    for (const [key, blocked] of this.#blocked) {
-      if (blocked.background <= now && blocked.interactive <= now) this.#blocked.delete(key);
-    }
+  #slot(waiter: Waiter, member: string, at: number): Slot {
+    let released = false;
+    return {
+      at,
+      retime: (when) =>
+        waiter.claims.length === 0 ? Promise.resolve() : this.#store.record(waiter.claims, [member], when),
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const view of waiter.views) view.done();
+      },
+    };
+  }
+
+  /**
+   * Where `waiter` stands, and when its slot is expected: on each of its windows, the waiters ahead of it
+   * take what is left of the view, then whole windows one after another; it goes once every window has a
+   * slot for it, and not before the store has room (`storeAt`).
+   */
+  #project(waiter: Waiter, ahead: Ahead, storeAt: number, now: number): QueuePlace {
+    let startsAt = Math.max(now, storeAt);
+    let position = 1;
+    waiter.keys.forEach((key, i) => {
+      const view = waiter.views[i];
+      if (!view) return;
+      const before = ahead.get(key) ?? 0;
+      position = Math.max(position, before + 1);
+      startsAt = Math.max(startsAt, view.startFor(before, now));
+    });
+    return { position, startsAt };
   }
 
   #schedule(at: number): void {
@@ -329,16 +355,11 @@ export class LimitGate implements SharedLimits {
   }
 }
 
+/** Whether the store counts `window`: a window without a finite limit is only this process's view. */
+function isCounted(window: LimitWindow): boolean {
+  return Number.isFinite(window.limit);
+}
+
 function reasonOf(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('aborted');
-}
-
-/** Read after an await: a waiter may have been aborted meanwhile. */
-function isDone(waiter: Waiter): boolean {
-  return waiter.done;
-}
-
-function byPriority(a: Waiter, b: Waiter): number {
-  if (a.priority !== b.priority) return a.priority === 'interactive' ? -1 : 1;
-  return a.seq - b.seq;
 }

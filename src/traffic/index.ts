@@ -2,11 +2,13 @@ import { unrefSleep, type Clock } from '../core/clock.ts';
 import type { Logger } from '../log/index.ts';
 import { openRedisConnection } from '../store/backends.ts';
 import { FailoverWindows, reasonOf, realTimer, sleepTimer } from './failover.ts';
-import { LimitGate, type SharedLimits } from './gate.ts';
+import { LimitGate } from './gate.ts';
+import type { SharedLimits } from './limits.ts';
 import { MemoryWindows } from './memory.ts';
 import { RedisWindows } from './redis.ts';
 
-export { LimitGate, type SharedLimits, type Slot, type TakeRequest } from './gate.ts';
+export { LimitGate } from './gate.ts';
+export type { QueuePlace, SharedLimits, Slot, TakeRequest, WindowState } from './limits.ts';
 export { LimitsClosedError, LimitWaitError, type LimitWindow, type Priority } from './window.ts';
 
 /**

@@ -1,8 +1,7 @@
 import type { Clock } from '../core/clock.ts';
 
 /**
- * The one wake-up timer of a queue that waits for a window to free a slot (the tier client's limiter and
- * the shared gate): at most one timer at a time, set for the earliest moment asked, so a queue of any
+ * The one wake-up timer of the gate's queue, which waits for a window to free a slot: at most one timer at a time, set for the earliest moment asked, so a queue of any
  * length costs one timer, and an earlier wake-up replaces a later one.
  */
 export class WakeTimer {

@@ -61,12 +61,19 @@ export interface WindowStore {
 
 /** Thrown by a take whose slot would free only after its deadline: nobody waits for nothing. */
 export class LimitWaitError extends Error {
+  /** How long until its slot would come, in milliseconds. */
   readonly retryAfterMs: number;
+  /**
+   * How much later than its deadline the slot would come (0 when unknown): the same request asked again
+   * this much later, with the same time to wait, would get one. What a refused command tells.
+   */
+  readonly shortByMs: number;
 
-  constructor(retryAfterMs: number) {
+  constructor(retryAfterMs: number, shortByMs = 0) {
     super(`the request limit leaves no slot before the deadline (next in ${Math.ceil(retryAfterMs)} ms)`);
     this.name = 'LimitWaitError';
     this.retryAfterMs = retryAfterMs;
+    this.shortByMs = shortByMs;
   }
 }
 
@@ -82,6 +89,11 @@ function digest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 24);
 }
 
+/** The key of a window in the store and in the gate's views (see {@link claimOf}). */
+export function windowKey(window: Pick<LimitWindow, 'scope' | 'name'>, prefix: string): string {
+  return `${prefix}{${digest(window.scope)}}:${digest(window.name)}`;
+}
+
 /**
  * The storage key of a window: `<prefix>{<hash of scope>}:<hash of name>`. The scope is hashed, so no key
  * is ever stored; the braces put every window of one scope in one Redis Cluster slot, so that a script may
@@ -93,7 +105,7 @@ export function claimOf(window: LimitWindow, prefix: string): Claim {
   if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError('a window length is positive');
   const reserve = Math.min(Math.max(0, Math.floor(window.reserve ?? 0)), limit - 1);
   return {
-    key: `${prefix}{${digest(window.scope)}}:${digest(window.name)}`,
+    key: windowKey(window, prefix),
     limit,
     windowMs,
     backgroundLimit: limit - reserve,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { FairQueue, type Owner } from '../../src/traffic/fair.ts';
+import { LimitGate } from '../../src/traffic/gate.ts';
+import { MemoryWindows } from '../../src/traffic/memory.ts';
 import { RateLimiter, WaitRefusedError, type QueuePlace } from '../../src/traffic/rate-limit.ts';
 import { flush, ManualClock } from '../support/clock.ts';
 
@@ -104,7 +106,7 @@ describe('RateLimiter: the command queue', () => {
     expect(places.get('fifth')).toEqual({ position: 1, startsAt: start + 120_000 });
     await clock.advance(60_000);
     expect(outcomes.get('fifth')).toBe('granted');
-    expect(limiter.waiting).toBe(0);
+    expect(limiter.shared.waiting).toBe(0);
   });
 
   it('refuses a waiter that newcomers of other servers push past its latest start, and keeps the rest', async () => {
@@ -128,5 +130,45 @@ describe('RateLimiter: the command queue', () => {
     expect(outcomes).toEqual(['a-2 refused']);
     await clock.advance(2_000);
     expect(outcomes).toEqual(['a-2 refused', 'a-1 granted', 'b-1 granted']);
+  });
+
+  it('keeps the turns and tells the places while the window is full of other processes’ requests', async () => {
+    // One queue judges both what this process counted and what every process counted together: a
+    // command that this process's view lets through still waits its turn for the shared window, and
+    // is told its place there. (With a queue per stage, the first stage passed all three on, and the
+    // second served them in arrival order without a word.)
+    const clock = new ManualClock();
+    const store = new MemoryWindows();
+    const other = new LimitGate(store, clock, 'test:');
+    const gate = new LimitGate(store, clock, 'test:');
+    const window = { scope: 'key', name: 'general', limit: 3, windowMs: 60_000 };
+    const start = clock.now();
+    for (let i = 0; i < 3; i += 1) {
+      await other.take({ windows: [window], priority: 'interactive' });
+      await clock.advance(10_000);
+    }
+    const order: string[] = [];
+    const places = new Map<string, number>();
+    const ask = (label: string, owner: Owner) =>
+      void gate
+        .take({
+          windows: [window],
+          priority: 'interactive',
+          owner,
+          onQueued: (place) => places.set(label, place.position),
+        })
+        .then((slot) => order.push(`${label} ${slot.at - start}`));
+    ask('busy-1', { guild: 'busy', user: '1' });
+    ask('busy-2', { guild: 'busy', user: '1' });
+    await flush();
+    ask('quiet', { guild: 'quiet', user: '2' });
+    await flush();
+    expect(order).toEqual([]);
+    expect(Object.fromEntries(places)).toEqual({ 'busy-1': 1, quiet: 2, 'busy-2': 3 });
+    await clock.advance(start + 80_000 - clock.now());
+    expect(order).toEqual(['busy-1 60000', 'quiet 70000', 'busy-2 80000']);
+    expect(gate.waiting).toBe(0);
+    await other.close();
+    await gate.close();
   });
 });

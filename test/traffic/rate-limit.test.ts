@@ -173,7 +173,7 @@ describe('RateLimiter with shared limits', () => {
     const refused = limiter.acquire([general], 'interactive', clock.now() + 1_000);
     await expect(refused).rejects.toBeInstanceOf(WaitRefusedError);
     await expect(refused).rejects.toMatchObject({ retryAfterMs: 50_000 });
-    expect(limiter.waiting).toBe(0);
+    expect(limiter.shared.waiting).toBe(0);
     expect(shared.waiting).toBe(0);
     await shared.close();
   });
