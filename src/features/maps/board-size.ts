@@ -1,5 +1,7 @@
 import type { MapLeaderboard } from '../../api/schemas/index.ts';
-import { MAP_BOARD_PER_PAGE } from './render.ts';
+
+/** Players on a page of a map's board, as the API pages it. */
+export const MAP_BOARD_PER_PAGE = 25;
 
 /**
  * How many players a map's board has. The API sends no total: the board is paged (25 a page), so the

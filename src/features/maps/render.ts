@@ -1,7 +1,7 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import type { FeaturedMaps, MapInfo, MapLeaderboard, MapLeaderboardPlayer } from '../../api/schemas/index.ts';
 import type { Translator } from '../../i18n/index.ts';
-import type { BoardSize } from './board-size.ts';
+import { MAP_BOARD_PER_PAGE, type BoardSize } from './board-size.ts';
 import {
   duration,
   field,
@@ -24,7 +24,6 @@ export const BOARD_TYPES = ['score', 'time'] as const;
 export type BoardType = (typeof BOARD_TYPES)[number];
 /** 0 ascending (lower is better), 1 descending (higher is better). */
 export type BoardOrder = 0 | 1;
-export const MAP_BOARD_PER_PAGE = 25;
 
 export function isBoardType(value: unknown): value is BoardType {
   return (BOARD_TYPES as readonly unknown[]).includes(value);
