@@ -13,46 +13,10 @@ import {
   type PlotArea,
 } from '../../render/chart/layout.ts';
 import { richText } from './card.ts';
-import { regionsOf, wrap, type Region } from './ranked-data.ts';
+import { regionsOf, wrap, type RankedStandingChartInput, type Region } from './ranked-data.ts';
 import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
 import { element, line, num, rect, svgDocument, text } from '../../render/chart/svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from '../../render/chart/theme.ts';
-
-/** One reading of a region's MMR (from the snapshots the bot keeps). */
-export interface RankedPoint {
-  /** Milliseconds since the epoch. */
-  at: number;
-  mmr: number;
-}
-
-export interface RankedRegionStanding {
-  label: string;
-  mmr: number;
-  wins: number;
-  losses: number;
-  /** Earlier readings of this region's MMR, any order; the current one is added at `now`. */
-  history?: readonly RankedPoint[] | undefined;
-}
-
-export interface RankedStandingChartInput {
-  title: string;
-  regions: readonly RankedRegionStanding[];
-  locale: string;
-  /** When the current MMR was read (the end of the line over time). */
-  now: number;
-  labels: {
-    mmr: string;
-    wins: string;
-    losses: string;
-    none: string;
-    /** The word before the best MMR ("best 2,210"). */
-    best: string;
-    history: string;
-    noHistory: string;
-    /** The note of a chart that left `count` values out (not finite, out of range). */
-    outOfRange: (count: number) => string;
-  };
-}
 
 const PLOT_TOP = 92;
 const PLOT_BOTTOM = CHART_HEIGHT - 40;

@@ -1,7 +1,42 @@
 import { inRange, isDrawableAmount, isDrawableTime } from '../../render/chart/bounds.ts';
 import { ellipsizeToWidth, measureText } from '../../render/chart/font.ts';
 import { Colors } from '../../render/chart/theme.ts';
-import type { RankedPoint, RankedStandingChartInput } from './ranked-chart.ts';
+
+/** One reading of a region's MMR (from the snapshots the bot keeps). */
+export interface RankedPoint {
+  /** Milliseconds since the epoch. */
+  at: number;
+  mmr: number;
+}
+
+export interface RankedRegionStanding {
+  label: string;
+  mmr: number;
+  wins: number;
+  losses: number;
+  /** Earlier readings of this region's MMR, any order; the current one is added at `now`. */
+  history?: readonly RankedPoint[] | undefined;
+}
+
+export interface RankedStandingChartInput {
+  title: string;
+  regions: readonly RankedRegionStanding[];
+  locale: string;
+  /** When the current MMR was read (the end of the line over time). */
+  now: number;
+  labels: {
+    mmr: string;
+    wins: string;
+    losses: string;
+    none: string;
+    /** The word before the best MMR ("best 2,210"). */
+    best: string;
+    history: string;
+    noHistory: string;
+    /** The note of a chart that left `count` values out (not finite, out of range). */
+    outOfRange: (count: number) => string;
+  };
+}
 
 /** The ranked standing chart's regions, checked and bounded before anything is drawn. */
 const MAX_REGIONS = 6;

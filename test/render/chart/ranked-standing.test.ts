@@ -4,8 +4,8 @@ import { measureText } from '../../../src/render/chart/font.ts';
 import {
   buildRankedStandingSvg,
   renderRankedStandingChart,
-  type RankedStandingChartInput,
 } from '../../../src/features/players/ranked-chart.ts';
+import type { RankedStandingChartInput } from '../../../src/features/players/ranked-data.ts';
 import { Colors } from '../../../src/render/chart/theme.ts';
 import {
   PNG_SIGNATURE,
