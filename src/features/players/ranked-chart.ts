@@ -14,7 +14,8 @@ import {
 } from '../../render/chart/layout.ts';
 import { richText } from './card.ts';
 import { regionsOf, wrap, type Region } from './ranked-data.ts';
-import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { chartSvg, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { chartImage } from '../../render/image/images.ts';
 import { element, line, num, rect, svgDocument, text } from '../../render/chart/svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from '../../render/chart/theme.ts';
 
@@ -49,7 +50,10 @@ export interface RankedStandingChartInput {
     best: string;
     history: string;
     noHistory: string;
-    /** The note of a chart that left `count` values out (not finite, out of range). */
+    /**
+     * The note of a chart that left `count` values out (not finite, out of range): the same words for the same
+     * locale, as `t` gives them (the image cache keys the chart by its data and locale, not by this).
+     */
     outOfRange: (count: number) => string;
   };
 }
@@ -387,5 +391,9 @@ function singleReadings(
 
 /** The ranked standing chart as a 960×480 PNG; see {@link buildRankedStandingSvg}. */
 export function renderRankedStandingChart(input: RankedStandingChartInput): Promise<ChartImage | undefined> {
-  return toChartImage(buildRankedStandingSvg(input));
+  // Kept by the input: the note of points left out is the locale's words (the locale is in the key).
+  const { outOfRange: _note, ...labels } = input.labels;
+  return chartImage({ kind: 'ranked-standing', data: { ...input, labels } }, () =>
+    buildRankedStandingSvg(input),
+  );
 }
