@@ -106,11 +106,8 @@ async function showProfile(
   ctx.services.names.remember('player', profile.player_name);
   ctx.services.names.remember('clan', profile.clan);
   const menuId = playerIds.section(profile.player_name, ctx.now);
-  // The overview's "since" lines and inventory value read together: each waits on the store or the cache.
-  const [changes, inventory] =
-    section === 'overview'
-      ? await Promise.all([changesOf(ctx, profile), readInventoryValue(ctx, profile.player_name)])
-      : [[], undefined];
+  const changes = section === 'overview' ? await changesOf(ctx, profile) : [];
+  const inventory = section === 'overview' ? await readInventoryValue(ctx, profile.player_name) : undefined;
   // The ranked chart's line over time: the standings kept over the last 30 days.
   const rankedHistory =
     section === 'ranked'
