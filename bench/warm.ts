@@ -1,4 +1,5 @@
 import { startStack } from '../src/dev/demo/stack.ts';
+import { images } from '../src/render/image/images.ts';
 import { against, loopDelayFigure, MEASURED_LOOP_DELAY, watchLoop, type SectionFigures } from './figures.ts';
 
 /**
@@ -6,7 +7,8 @@ import { against, loopDelayFigure, MEASURED_LOOP_DELAY, watchLoop, type SectionF
  * reply, gateway and REST round trips of the stand-in included): `/player profile`, `/clan profile`,
  * `/map info` and `/market skin` with their answers already cached, each against `/link status` of a user
  * without a link (one small database read and a reply). Rounds interleave the five, so a slower moment
- * of the machine weighs on all of them alike. Goal: each ≤ 2× the trivial command (medians).
+ * of the machine weighs on all of them alike. Goal: each ≤ 2× the trivial command (medians), and no image
+ * built or drawn once the cache holds them (a repeat is a lookup).
  */
 const ROUNDS = 120;
 
@@ -33,6 +35,7 @@ export async function benchWarm(): Promise<SectionFigures> {
     for (const [, run] of commands) await run();
     for (const [, run] of commands) await run();
     const times = new Map<string, number[]>(commands.map(([label]) => [label, []]));
+    const before = images().stats;
     const loop = watchLoop();
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const [label, run] of commands) {
@@ -42,6 +45,7 @@ export async function benchWarm(): Promise<SectionFigures> {
       }
     }
     const delayMs = await loop.stop();
+    const after = images().stats;
     const trivial = median(times.get('/link status (trivial)') ?? []);
     const figures: SectionFigures = { 'rounds (each command once a round)': ROUNDS };
     figures['/link status (trivial), median ms'] = Number(trivial.toFixed(2));
@@ -50,6 +54,8 @@ export async function benchWarm(): Promise<SectionFigures> {
       figures[`${label} cached, median ms`] = Number(cached.toFixed(2));
       figures[`${label} ÷ trivial`] = against(cached / trivial, { max: 2 }, 2);
     }
+    const work = after.built + after.drawn - before.built - before.drawn;
+    figures['images built or drawn while measuring'] = against(work, { max: 0 }, 0);
     figures[MEASURED_LOOP_DELAY] = loopDelayFigure(delayMs);
     return figures;
   } finally {

@@ -40,8 +40,9 @@ async function showSkin(
 ): Promise<void> {
   let data;
   try {
-    // The market endpoint takes over 10 s when cold: always defer, even when the answer may be cached.
-    data = await ctx.load('marketSkin', { skinIndex, days, page }, { slow: true });
+    // The market endpoint takes over 10 s when cold: a miss defers at once, before it is asked. A cached
+    // answer (a page button, a repeat) is the reply itself, one request to Discord rather than two.
+    data = await ctx.load('marketSkin', { skinIndex, days, page });
   } catch (error) {
     if (error instanceof NotFoundError) throw new UserError('market:notFound', { index: skinIndex });
     throw error;

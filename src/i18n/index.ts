@@ -84,9 +84,18 @@ export function fillPlaceholders(template: string, vars: Readonly<Record<string,
   });
 }
 
+/**
+ * Templates looked up at most: the keys of the locale files in each locale and plural form fit many times
+ * over; past it (keys built from data) the memo starts again rather than grow.
+ */
+const MAX_TEMPLATES = 8_192;
+
 export class Translations {
   readonly #i18n: i18n;
   readonly #numberFormats = new Map<string, Intl.NumberFormat>();
+  readonly #pluralRules = new Map<string, Intl.PluralRules>();
+  /** Each template i18next gave, by locale, key and plural form, and whether some locale has the key. */
+  readonly #templates = new Map<string, { found: boolean; text: string }>();
   readonly resources: Record<string, Record<string, unknown>>;
 
   constructor(resources: Record<string, Record<string, unknown>> = readLocaleFiles()) {
@@ -107,7 +116,6 @@ export class Translations {
   }
 
   for(locale: Locale): Translator {
-    const fixed = this.#i18n.getFixedT(locale);
     return {
       locale,
       t: (key, vars = {}) => {
@@ -116,12 +124,46 @@ export class Translations {
         const fallback = typeof vars['defaultValue'] === 'string' ? vars['defaultValue'] : undefined;
         if (!isTranslationKey(key)) return fallback ?? key;
         const count = vars['count'];
-        const options = typeof count === 'number' ? { count, skipInterpolation: true } : NO_INTERPOLATION;
-        if (fallback !== undefined && !this.#i18n.exists(key, { lng: locale, ...options })) return fallback;
-        return fillPlaceholders(fixed(key, options), vars);
+        const template = this.#template(locale, key, typeof count === 'number' ? count : undefined);
+        if (fallback !== undefined && !template.found) return fallback;
+        return fillPlaceholders(template.text, vars);
       },
       n: (value, options) => this.#format(locale, options).format(value),
     };
+  }
+
+  /**
+   * The template of `key` in `locale` (or its fallback) for `count`, and whether any locale has it.
+   * An i18next lookup takes tens of microseconds (it canonicalizes the locale on every call) and a reply
+   * makes dozens; the locale files never change while the bot runs, so each answer is kept. The plural
+   * form is all that `count` changes: i18next picks `_zero` for 0, else the suffix of the count's plural
+   * category in the locale, then in the fallback en-US, so those make the memo's key.
+   */
+  #template(locale: Locale, key: string, count: number | undefined): { found: boolean; text: string } {
+    const form =
+      count === undefined
+        ? ''
+        : `${count === 0 ? 'zero' : ''}|${this.#plural(locale).select(count)}|${this.#plural(DEFAULT_LOCALE).select(count)}`;
+    const id = `${locale}\0${key}\0${form}`;
+    const kept = this.#templates.get(id);
+    if (kept !== undefined) return kept;
+    const options = count === undefined ? NO_INTERPOLATION : { count, skipInterpolation: true };
+    const template = {
+      found: this.#i18n.exists(key, { lng: locale, ...options }),
+      text: this.#i18n.getFixedT(locale)(key, options),
+    };
+    if (this.#templates.size >= MAX_TEMPLATES) this.#templates.clear();
+    this.#templates.set(id, template);
+    return template;
+  }
+
+  #plural(locale: Locale): Intl.PluralRules {
+    let rules = this.#pluralRules.get(locale);
+    if (!rules) {
+      rules = new Intl.PluralRules(locale);
+      this.#pluralRules.set(locale, rules);
+    }
+    return rules;
   }
 
   /** A key's text in every shipped locale (for `name_localizations`/`description_localizations`). */
@@ -135,8 +177,9 @@ export class Translations {
     return out;
   }
 
-  #format(locale: Locale, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
-    const id = `${locale}|${JSON.stringify(options)}`;
+  #format(locale: Locale, options?: Intl.NumberFormatOptions): Intl.NumberFormat {
+    // Most numbers come without options: their format is found without serializing any.
+    const id = options === undefined ? locale : `${locale}|${JSON.stringify(options)}`;
     let format = this.#numberFormats.get(id);
     if (!format) {
       format = new Intl.NumberFormat(locale, options);

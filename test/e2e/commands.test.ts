@@ -165,6 +165,19 @@ describe('answers in time', () => {
     const again = stack.invoke('clan', 'profile', { name: w().clan });
     expect((await again.response()).type).toBe(4);
   });
+
+  it('answers a cached market skin without deferring, its chart attached', async () => {
+    const first = stack.invoke('market', 'skin', { skin: 5, days: 30 });
+    // Not cached yet: deferred before the slow endpoint is asked, which answers on the clock.
+    expect((await first.response()).type).toBe(5);
+    await latency.whenSleeping(1);
+    await latency.advance(4_000);
+    await answered(first);
+    const again = stack.invoke('market', 'skin', { skin: 5, days: 30 });
+    expect((await again.response()).type).toBe(4);
+    const message = await answered(again);
+    expect(message.attachments.map((a) => a.filename)).toContain('price-history.png');
+  });
 });
 
 describe('failures are clear, localized and ephemeral', () => {

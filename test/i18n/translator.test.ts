@@ -41,6 +41,40 @@ describe('Translator.t', () => {
     expect(en.t('common:apple', { count: 3 })).toBe('3 apples');
   });
 
+  it('keeps the plural form of each count apart, in the locale and in the en-US it falls back to', () => {
+    const plurals = new Translations({
+      'en-US': {
+        common: { apple_zero: 'no apples', apple_one: '{{count}} apple', apple_other: '{{count}} apples' },
+      },
+      ru: {
+        common: { pear_one: '{{count}} груша', pear_few: '{{count}} груши', pear_many: '{{count}} груш' },
+      },
+    });
+    const english = plurals.for('en-US');
+    const russian = plurals.for('ru');
+    // Each count asked twice: a template kept from one count must never answer another form.
+    for (let round = 0; round < 2; round += 1) {
+      expect([0, 1, 2].map((count) => english.t('common:apple', { count }))).toEqual([
+        'no apples',
+        '1 apple',
+        '2 apples',
+      ]);
+      // 1 and 21 are both "one" in Russian, but not in the en-US text it falls back to.
+      expect([1, 21, 0].map((count) => russian.t('common:apple', { count }))).toEqual([
+        '1 apple',
+        '21 apples',
+        'no apples',
+      ]);
+      expect([21, 3, 11].map((count) => russian.t('common:pear', { count }))).toEqual([
+        '21 груша',
+        '3 груши',
+        '11 груш',
+      ]);
+      expect(english.t('common:missing', { defaultValue: 'fallback' })).toBe('fallback');
+      expect(english.t('common:apple', { count: 1, defaultValue: 'fallback' })).toBe('1 apple');
+    }
+  });
+
   it('shows a default value literally when no locale has the key, and never looks up a key of user text', () => {
     expect(en.t('common:missing', { defaultValue: '{{name}} $t(common:hello)', name: 'x' })).toBe(
       '{{name}} $t(common:hello)',

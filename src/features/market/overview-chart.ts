@@ -12,7 +12,8 @@ import {
   title,
   type PlotArea,
 } from '../../render/chart/layout.ts';
-import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { chartSvg, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { chartImage } from '../../render/image/images.ts';
 import { line, rect, svgDocument, text } from '../../render/chart/svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from '../../render/chart/theme.ts';
 
@@ -37,7 +38,10 @@ export interface MarketOverviewChartInput {
     /** Written where a skin's sales bar would be: its sales are not known (not read, or unreadable). */
     readonly noData?: string | undefined;
     readonly empty: string;
-    /** The note of a chart that left `count` values out (not finite, negative, past 1e12). */
+    /**
+     * The note of a chart that left `count` values out (not finite, negative, past 1e12): the same words for the same
+     * locale, as `t` gives them (the image cache keys the chart by its data and locale, not by this).
+     */
     readonly outOfRange: (count: number) => string;
   };
 }
@@ -177,5 +181,9 @@ function salesBar(sales: number | undefined, row: SalesRow): string[] {
 
 /** The overview chart as a 960×480 PNG; see {@link buildMarketOverviewSvg}. */
 export function renderMarketOverviewChart(input: MarketOverviewChartInput): Promise<ChartImage | undefined> {
-  return toChartImage(buildMarketOverviewSvg(input));
+  // Kept by the input: the note of points left out is the locale's words (the locale is in the key).
+  const { outOfRange: _note, ...labels } = input.labels;
+  return chartImage({ kind: 'market-overview', data: { ...input, labels } }, () =>
+    buildMarketOverviewSvg(input),
+  );
 }

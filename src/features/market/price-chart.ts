@@ -19,7 +19,8 @@ import {
   title,
   type PlotArea,
 } from '../../render/chart/layout.ts';
-import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { chartSvg, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { chartImage } from '../../render/image/images.ts';
 import { element, line, num, rect, svgDocument, text } from '../../render/chart/svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from '../../render/chart/theme.ts';
 
@@ -42,7 +43,10 @@ export interface PriceHistoryChartInput {
     averagePrice: string;
     sales: string;
     noSales: string;
-    /** The note of a chart that left `count` points out (out of range, unknown). */
+    /**
+     * The note of a chart that left `count` points out (out of range, unknown): the same words for the same
+     * locale, as `t` gives them (the image cache keys the chart by its data and locale, not by this).
+     */
     outOfRange: (count: number) => string;
   };
   /** The last day of the x axis (`YYYY-MM-DD`, UTC), normally today; defaults to the latest point's day. */
@@ -294,5 +298,7 @@ function altText(
 
 /** The price history chart as a 960×480 PNG; see {@link buildPriceHistorySvg}. */
 export function renderPriceHistoryChart(input: PriceHistoryChartInput): Promise<ChartImage | undefined> {
-  return toChartImage(buildPriceHistorySvg(input));
+  // Kept by the input: the note of points left out is the locale's words (the locale is in the key).
+  const { outOfRange: _note, ...labels } = input.labels;
+  return chartImage({ kind: 'price-history', data: { ...input, labels } }, () => buildPriceHistorySvg(input));
 }

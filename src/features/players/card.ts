@@ -9,9 +9,10 @@ import {
   type FontWeight,
 } from '../../render/chart/font.ts';
 import { sentences } from '../../render/chart/layout.ts';
-import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { chartSvg, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
 import { element, escapeXml, rect, svgDocument, text, type TextOptions } from '../../render/chart/svg.ts';
 import { Colors } from '../../render/chart/theme.ts';
+import { chartImage } from '../../render/image/images.ts';
 
 /** The card's size: wide enough for a long name, small enough that Discord shows it whole in an embed. */
 export const CARD_WIDTH = 800;
@@ -306,8 +307,13 @@ export function buildProfileCardSvg(input: ProfileCardInput): ProfileCardSvg {
   return { ...chartSvg(svg, altText), texts };
 }
 
-/** The profile card as an 800×360 PNG; see {@link buildProfileCardSvg}. */
+/**
+ * The profile card as an 800×360 PNG; see {@link buildProfileCardSvg}. Kept by its input (every text
+ * formatted in the reader's language): a card asked again is a lookup, with no SVG built.
+ */
 export function renderProfileCard(input: ProfileCardInput): Promise<ChartImage | undefined> {
-  const card = buildProfileCardSvg(input);
-  return toChartImage(card, fontFilesFor(card.texts));
+  return chartImage({ kind: 'profile-card', data: input }, () => {
+    const card = buildProfileCardSvg(input);
+    return { svg: card.svg, altText: card.altText, fontFiles: fontFilesFor(card.texts) };
+  });
 }

@@ -14,7 +14,8 @@ import {
 } from '../../render/chart/layout.ts';
 import { richText } from './card.ts';
 import { regionsOf, wrap, type RankedStandingChartInput, type Region } from './ranked-data.ts';
-import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { chartSvg, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { chartImage } from '../../render/image/images.ts';
 import { element, line, num, rect, svgDocument, text } from '../../render/chart/svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from '../../render/chart/theme.ts';
 
@@ -351,5 +352,9 @@ function singleReadings(
 
 /** The ranked standing chart as a 960×480 PNG; see {@link buildRankedStandingSvg}. */
 export function renderRankedStandingChart(input: RankedStandingChartInput): Promise<ChartImage | undefined> {
-  return toChartImage(buildRankedStandingSvg(input));
+  // Kept by the input: the note of points left out is the locale's words (the locale is in the key).
+  const { outOfRange: _note, ...labels } = input.labels;
+  return chartImage({ kind: 'ranked-standing', data: { ...input, labels } }, () =>
+    buildRankedStandingSvg(input),
+  );
 }

@@ -33,7 +33,10 @@ export interface RankedStandingChartInput {
     best: string;
     history: string;
     noHistory: string;
-    /** The note of a chart that left `count` values out (not finite, out of range). */
+    /**
+     * The note of a chart that left `count` values out (not finite, out of range): the same words for the same
+     * locale, as `t` gives them (the image cache keys the chart by its data and locale, not by this).
+     */
     outOfRange: (count: number) => string;
   };
 }

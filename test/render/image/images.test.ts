@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderProfileCard } from '../../../src/features/players/card.ts';
 import { renderProfile } from '../../support/with-ids.ts';
-import { ImageRenderer, useImages } from '../../../src/render/image/images.ts';
+import { renderPriceHistoryChart } from '../../../src/features/market/price-chart.ts';
+import { contentKey, ImageRenderer, THEME, useImages } from '../../../src/render/image/images.ts';
 import type { PlayerProfile } from '../../../src/api/schemas/index.ts';
 import { ManualClock } from '../../support/clock.ts';
 import { translators } from '../../support/render.ts';
@@ -51,15 +52,45 @@ afterEach(async () => {
 });
 
 describe('ImageRenderer', () => {
-  it('draws an image once: the same card asked again is a lookup that draws nothing', async () => {
+  it('draws an image once: the same card asked again is a lookup that builds and draws nothing', async () => {
     const renderer = install(new ImageRenderer({ cacheBytes: 1 << 20, pool: testPool(markerWorker) }));
     const first = await renderProfileCard(card);
     const second = await renderProfileCard(card);
-    expect(renderer.stats).toMatchObject({ drawn: 1, cached: 1, failed: 0 });
+    // Built once: the second card is found by what it shows, before any SVG is made.
+    expect(renderer.stats).toMatchObject({ built: 1, drawn: 1, cached: 1, failed: 0 });
     expect(second?.png.equals(first?.png ?? Buffer.alloc(0))).toBe(true);
+    expect(second?.altText).toBe(first?.altText);
     // Another locale's text (or any other data) is another image.
     await renderProfileCard({ ...card, level: 'Niveau 40' });
-    expect(renderer.stats).toMatchObject({ drawn: 2, cached: 1 });
+    expect(renderer.stats).toMatchObject({ built: 2, drawn: 2, cached: 1 });
+  });
+
+  it('keeps a chart by its data and locale: asked again it is a lookup, changed it is drawn again', async () => {
+    const renderer = install(new ImageRenderer({ cacheBytes: 1 << 20, pool: testPool(markerWorker) }));
+    const chart = {
+      title: 'AK-47 Redline',
+      points: [
+        { date: '2024-01-01', averagePrice: 1200, sales: 3 },
+        { date: '2024-01-02', averagePrice: 1250.5, sales: 1 },
+      ],
+      days: 7,
+      end: '2024-01-07',
+      locale: 'en-US',
+      labels: { averagePrice: 'Average price', sales: 'Sales', noSales: 'None', outOfRange: String },
+    };
+    const first = await renderPriceHistoryChart(chart);
+    const again = await renderPriceHistoryChart({
+      ...chart,
+      points: chart.points.map((point) => ({ ...point })),
+    });
+    expect(renderer.stats).toMatchObject({ built: 1, drawn: 1, cached: 1 });
+    expect(again?.png.equals(first?.png ?? Buffer.alloc(0))).toBe(true);
+    expect(again?.altText).toBe(first?.altText);
+    // The locale formats the axes and dates: another locale is another image, so is another price.
+    const german = await renderPriceHistoryChart({ ...chart, locale: 'de' });
+    expect(german?.altText).not.toBe(first?.altText);
+    await renderPriceHistoryChart({ ...chart, points: [{ ...chart.points[0]!, averagePrice: 1201 }] });
+    expect(renderer.stats).toMatchObject({ built: 3, drawn: 3, cached: 1 });
   });
 
   it('joins a draw under way instead of drawing the same image twice', async () => {
@@ -115,6 +146,28 @@ describe('ImageRenderer', () => {
     const next = renderer.draw({ svg: tinySvg(5) });
     await clock.whenSleeping(1);
     expect((await next)?.width).toBe(4);
+  });
+});
+
+describe('contentKey', () => {
+  const shown = { kind: 'profile-card', data: card };
+
+  it('is the same for the same content, and another for another kind, other data or another theme', () => {
+    expect(contentKey({ kind: shown.kind, data: structuredClone(card) })).toBe(contentKey(shown));
+    const others = [
+      contentKey({ ...shown, kind: 'price-history' }),
+      contentKey({ ...shown, data: { ...card, level: 'Level 41' } }),
+      contentKey({ ...shown, data: { ...card, clan: undefined } }),
+      contentKey(shown, THEME.replace('#2b2d31', '#ffffff')),
+      contentKey({ ...shown, data: { ...card, value: Number.NaN } }),
+      contentKey({ ...shown, data: { ...card, value: Number.POSITIVE_INFINITY } }),
+      contentKey({ ...shown, data: { ...card, value: null } }),
+    ];
+    expect(new Set([contentKey(shown), ...others]).size).toBe(others.length + 1);
+  });
+
+  it('refuses a function in the data: what it would say is not in the key', () => {
+    expect(() => contentKey({ kind: 'chart', data: { labels: { note: () => 'x' } } })).toThrow(/note/);
   });
 });
 
