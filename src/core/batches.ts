@@ -8,6 +8,13 @@
 /** Rows a pass handles between two turns of the event loop unless it says otherwise. */
 export const DEFAULT_BATCH = 1_000;
 
+/**
+ * Rows parsed between two turns of the event loop, within a page already read: a page of 1,000 parsed in
+ * one go holds the loop for several milliseconds on a cold start or a busy machine (and a page's parsed
+ * rows, kept, are what the next young-generation collection has to copy).
+ */
+export const PARSE_SLICE = 200;
+
 /** Resolves on a later turn of the event loop, after the timers and I/O that are due (`setImmediate`). */
 export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

@@ -5,6 +5,7 @@ import { grantsMigration } from './migrations/grants.ts';
 import { alertsOwnerMigration } from './migrations/alerts-owner.ts';
 import { clanLogMigration } from './migrations/clan-log.ts';
 import { remindersMigration } from './migrations/reminders.ts';
+import { subscriptionsOrderMigration } from './migrations/subscriptions-order.ts';
 
 /**
  * The schema's history, oldest first, the same on SQLite and PostgreSQL. A migration is never edited once
@@ -318,6 +319,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026-11-27-008-alerts-owner': alertsOwnerMigration,
   '2026-11-27-009-clan-log': clanLogMigration,
   '2026-11-27-010-reminders': remindersMigration,
+  '2026-11-27-011-subscriptions-order': subscriptionsOrderMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

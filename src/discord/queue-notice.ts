@@ -99,50 +99,58 @@ export class QueueNotice {
     this.#places.clear();
   }
 
-  /** What the notice says now, or undefined when it should say nothing. */
-  #render(): { key: string; payload: ReplyPayload } | undefined {
+  /** The place the notice speaks of: the latest of the command's calls still waiting, if any. */
+  #latest(): QueuePlace | undefined {
     let place: QueuePlace | undefined;
     for (const each of this.#places.values()) {
       if (!place || each.startsAt > place.startsAt) place = each;
     }
-    if (!place) return undefined;
+    return place;
+  }
+
+  /** What the notice says of `place`: translated only for an edit that goes out. */
+  #payload(place: QueuePlace, eta: string): ReplyPayload {
     const { t } = this.#options;
-    const eta = `<t:${Math.ceil(place.startsAt / 1000)}:R>`;
-    const position = Math.max(1, Math.floor(place.position));
     return {
-      key: `${position}|${eta}`,
-      payload: {
-        embeds: [
-          {
-            color: Colors.info,
-            title: t.t('common:errors.queuedTitle'),
-            description: t.t('common:errors.queued', { position: t.n(position), eta }),
-          },
-        ],
-      },
+      embeds: [
+        {
+          color: Colors.info,
+          title: t.t('common:errors.queuedTitle'),
+          description: t.t('common:errors.queued', { position: t.n(shownPosition(place)), eta }),
+        },
+      ],
     };
   }
 
+  /**
+   * Called on every move of the queue, for every waiter (hundreds, at each request that goes out): it
+   * decides on the position and the estimate alone, and translates nothing unless it edits.
+   */
   #update(): void {
     if (this.#closed || this.#editing) return;
     const options = this.#options;
     const now = options.clock.now();
     if (now - this.#shownAt < (options.everyMs ?? 10_000)) return;
-    const shown = this.#render();
-    if (!shown || shown.key === this.#shown) return;
-    if (this.#shown === undefined) {
-      const waits = Math.max(...[...this.#places.values()].map((place) => place.startsAt)) - now;
-      if (waits < (options.showAfterMs ?? 5_000)) return;
-    }
+    const place = this.#latest();
+    if (!place) return;
+    const eta = `<t:${Math.ceil(place.startsAt / 1000)}:R>`;
+    const key = `${shownPosition(place)}|${eta}`;
+    if (key === this.#shown) return;
+    if (this.#shown === undefined && place.startsAt - now < (options.showAfterMs ?? 5_000)) return;
     if (!options.pacer.take(now)) return;
     this.#shownAt = now;
-    this.#shown = shown.key;
+    this.#shown = key;
     this.#editing = true;
     options
-      .show(shown.payload)
+      .show(this.#payload(place, eta))
       .catch((error: unknown) => options.onError?.(error))
       .finally(() => {
         this.#editing = false;
       });
   }
+}
+
+/** The position as shown: 1 for the next to go, a whole number. */
+function shownPosition(place: QueuePlace): number {
+  return Math.max(1, Math.floor(place.position));
 }

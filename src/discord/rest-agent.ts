@@ -43,7 +43,8 @@ function authorised(init: Parameters<MakeRequest>[1]): boolean {
  * count against the bot, go straight out. discord.js's own global counter (`globalRequestsPerSecond`,
  * 50 per second of this process alone, counted before a request leaves its queue) is turned off
  * (Infinity): two counters would each let through what the other holds back, and a 429 that Discord
- * answers all the same is still honoured by discord.js.
+ * answers all the same is still honoured by discord.js. A request's answer is told to its slot, which then
+ * counts from when the request can have reached Discord (see DiscordGlobalLimit).
  */
 export function limitedRestOptions(
   limit: DiscordGlobalLimit,
@@ -53,8 +54,14 @@ export function limitedRestOptions(
   return {
     globalRequestsPerSecond: Number.POSITIVE_INFINITY,
     async makeRequest(url, init) {
-      if (authorised(init)) await limit.take(discordPriority(fallback), init.signal ?? undefined);
-      return send(url, init);
+      if (!authorised(init)) return send(url, init);
+      const slot = await limit.take(discordPriority(fallback), init.signal ?? undefined);
+      try {
+        return await send(url, init);
+      } finally {
+        // Counted from when it can have reached Discord, now that its answer (or its failure) is in.
+        slot.answered();
+      }
     },
   };
 }

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock } from '../core/clock.ts';
-import type { SharedLimits } from './limits.ts';
+import type { SharedLimits, Slot } from './limits.ts';
 import type { LimitWindow, Priority } from './window.ts';
 
 /**
@@ -16,11 +16,16 @@ import type { LimitWindow, Priority } from './window.ts';
  *   process of the bot. The margin covers the difference in network delay between the first and the last
  *   request of a second: Discord (and the stand-in) count a fixed one-second window from the first
  *   request that reaches them.
+ * - a request counts from the latest moment it can have reached Discord, once its answer is in
+ *   ({@link DiscordSlot.answered}): a request held up on its way (a connection being opened, the event loop
+ *   held, a slow network) reaches Discord later than its slot was taken, and the one taken a second
+ *   after it would otherwise land in the same second there (a 429).
  * - background requests of this process are also spaced, one every `(1000 + marginMs) / perSecond` ms
- *   (20.1 ms at 50 a second with the default margin), on a schedule
- *   that a late timer does not push back (the next slot is the previous slot plus the interval, not the
- *   time the previous one was woken), so the fan-out never fills a second in a burst at its start, which
- *   would leave a command waiting for the next second, and loses nothing to timer lateness.
+ *   (20.1 ms at 50 a second with the default margin), on a schedule that a late timer does not push back
+ *   (the next slot is the previous slot plus the interval, not the time the previous one was woken; the
+ *   takes after a late one go sooner until the schedule is met, up to {@link CATCH_UP_SLOTS} of them),
+ *   so the fan-out never fills a second in a burst at its start, which would leave a command waiting for
+ *   the next second, and loses nothing to timer lateness.
  */
 export interface DiscordGlobalOptions {
   /** Discord's global limit per bot token. Default 50. */
@@ -34,6 +39,30 @@ export interface DiscordGlobalOptions {
    * window (without REDIS_URL every process counts alone; docs/adr/013).
    */
   readonly commandsInProcess?: boolean;
+}
+
+/**
+ * Background slots that may go without their interval after a take that went late (a timer fired late,
+ * the event loop was held): about 200 ms of lateness at 50 a second is made up by the takes after it
+ * instead of lost for good; a longer stall is not. The global window still holds every `1000 + marginMs`
+ * ms to `perSecond`, and the requests that the stall held up count from when they reached Discord.
+ */
+const CATCH_UP_SLOTS = 10;
+
+/**
+ * Round trips kept to judge the quickest: a request counts from its answer less the quickest of the last
+ * these many. They start at 0, so that the first requests (whose connections are being opened) count
+ * from their answers.
+ */
+const ROUND_TRIPS = 64;
+
+/** A slot of the global limit, taken for one request. */
+export interface DiscordSlot {
+  /**
+   * The request's answer (or its failure) is in: it now counts from the latest moment it can have reached
+   * Discord, its answer's time less the quickest round trip of late, if that is later than its slot.
+   */
+  answered(): void;
 }
 
 const priorities = new AsyncLocalStorage<Priority>();
@@ -58,6 +87,9 @@ export class DiscordGlobalLimit {
   #nextBackground = -Infinity;
   /** The background take under way (they go one at a time). */
   #backgroundTail: Promise<unknown> = Promise.resolve();
+  /** The last {@link ROUND_TRIPS} round trips (ms, from the slot to the answer), the oldest overwritten. */
+  readonly #roundTrips = new Array<number>(ROUND_TRIPS).fill(0);
+  #nextRoundTrip = 0;
 
   /**
    * `scope` names the bot (its token or application id; only a hash of it is ever stored). Every process
@@ -81,33 +113,49 @@ export class DiscordGlobalLimit {
    * Waits for a slot of the global limit and takes it. Background takes wait for their turn on this
    * process's spacing, then behind every interactive waiter of this process; while commands run in other
    * processes (the window shared through Redis, or the worker on its own) they also leave one slot of each
-   * second free, so that a shard's command is never left waiting behind the worker's fan-out.
+   * second free, so that a shard's command is never left waiting behind the worker's fan-out. The
+   * request's answer is told to the slot ({@link DiscordSlot.answered}).
    */
-  async take(priority: Priority, signal?: AbortSignal): Promise<void> {
+  async take(priority: Priority, signal?: AbortSignal): Promise<DiscordSlot> {
+    let slot: Slot;
     if (priority === 'interactive') {
-      await this.#limits.take({ windows: [this.#global], priority, ...(signal ? { signal } : {}) });
-      return;
+      slot = await this.#limits.take({ windows: [this.#global], priority, ...(signal ? { signal } : {}) });
+    } else {
+      // One background take at a time, each on the schedule from the one before.
+      const turn = this.#backgroundTail.then(() => this.#backgroundTake(signal));
+      this.#backgroundTail = turn.catch(() => undefined);
+      slot = await turn;
     }
-    // One background take at a time, each on the schedule from the one before: after a stall of the
-    // event loop, the waiters go one interval apart again instead of all at once.
-    const turn = this.#backgroundTail.then(() => this.#backgroundTake(signal));
-    this.#backgroundTail = turn.catch(() => undefined);
-    await turn;
+    return { answered: () => this.#answered(slot) };
   }
 
-  async #backgroundTake(signal: AbortSignal | undefined): Promise<void> {
+  async #backgroundTake(signal: AbortSignal | undefined): Promise<Slot> {
     signal?.throwIfAborted();
     const now = this.#clock.now();
     const at = Math.max(now, this.#nextBackground);
     if (at > now) await this.#clock.sleep(at - now, signal);
     // Commands elsewhere (other processes) cannot queue ahead here: one slot a second stays theirs.
     const reserve = this.#limits.shared || !this.#commandsInProcess ? 1 : 0;
-    await this.#limits.take({
+    const slot = await this.#limits.take({
       windows: [{ ...this.#global, reserve }],
       priority: 'background',
       ...(signal ? { signal } : {}),
     });
-    this.#nextBackground = Math.max(at, this.#clock.now() - this.#intervalMs / 2) + this.#intervalMs;
+    // On the schedule from the slot before, however late this one went (up to CATCH_UP_SLOTS behind).
+    this.#nextBackground =
+      Math.max(at, this.#clock.now() - CATCH_UP_SLOTS * this.#intervalMs) + this.#intervalMs;
+    return slot;
+  }
+
+  /** Moves the slot to the latest moment its request can have reached Discord (see the class). */
+  #answered(slot: Slot): void {
+    const now = this.#clock.now();
+    this.#roundTrips[this.#nextRoundTrip] = Math.max(0, now - slot.at);
+    this.#nextRoundTrip = (this.#nextRoundTrip + 1) % ROUND_TRIPS;
+    const reached = now - Math.min(...this.#roundTrips);
+    // A slot that cannot be moved (the shared store is down) keeps counting from when it was taken: the
+    // margin of the window is all that covers that request then, as it did before.
+    if (reached > slot.at) slot.retime(reached).catch(() => undefined);
   }
 
   /** Requests counted in the global window now (tests and the bench). */

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { NoticePacer, QueueNotice, TOKEN_LIFE_MS, EDIT_MARGIN_MS } from '../../src/discord/queue-notice.ts';
 import { Responder, type AnswerableInteraction } from '../../src/discord/responder.ts';
-import { Translations } from '../../src/i18n/index.ts';
+import { Translations, type Translator } from '../../src/i18n/index.ts';
 import type { ReplyPayload } from '../../src/render/payload.ts';
 import { flush, ManualClock } from '../support/clock.ts';
 
@@ -99,6 +99,39 @@ describe('QueueNotice', () => {
     b.notice.callOptions().queue?.onQueued?.(place);
     await flush();
     expect([a.shown.length, b.shown.length]).toEqual([1, 0]);
+  });
+
+  it('translates nothing for a move of the queue that it does not show (every waiter hears every move)', async () => {
+    const pacer = new NoticePacer(1);
+    const clock = new ManualClock();
+    const translated: string[] = [];
+    const counting: Translator = {
+      ...t,
+      t: (key: string, vars?: Record<string, unknown>) => {
+        translated.push(key);
+        return t.t(key, vars);
+      },
+    };
+    const notices = Array.from({ length: 50 }, () => {
+      const shown: ReplyPayload[] = [];
+      const notice = new QueueNotice({
+        clock,
+        t: counting,
+        show: async (payload) => {
+          shown.push(payload);
+        },
+        pacer,
+        receivedAt: clock.now(),
+        owner: { guild: 'g', user: 'u' },
+      });
+      return { shown, queue: notice.callOptions().queue };
+    });
+    // The pacer has room for one edit this second: one notice shows, 49 skip the step untranslated.
+    notices.forEach(({ queue }, i) => queue?.onQueued?.({ position: i + 1, startsAt: clock.now() + 60_000 }));
+    await flush();
+    expect(notices.filter(({ shown }) => shown.length > 0)).toHaveLength(1);
+    expect(translated).toEqual(['common:errors.queuedTitle', 'common:errors.queued']);
+    expect(describedBy(notices[0]?.shown[0])).toContain('number 1 in the queue');
   });
 
   it('is written in every locale', () => {

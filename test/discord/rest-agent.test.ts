@@ -21,12 +21,14 @@ afterEach(async () => {
   await limits.close();
 });
 
-function options(perSecond: number) {
+/** The options over a sender that answers at once, or after `answerAfterMs` for the URLs it names. */
+function options(perSecond: number, answerAfterMs: Record<string, number> = {}) {
   const sent: Array<{ url: string; at: number }> = [];
   const limit = new DiscordGlobalLimit(limits, 'token', clock, { perSecond, marginMs: 0 });
-  const rest = limitedRestOptions(limit, 'interactive', (url) => {
+  const rest = limitedRestOptions(limit, 'interactive', async (url) => {
     sent.push({ url, at: clock.now() });
-    return Promise.resolve(new Response('{}') as never);
+    await clock.sleep(answerAfterMs[url] ?? 0);
+    return new Response('{}');
   });
   return { rest, sent };
 }
@@ -49,6 +51,17 @@ describe('the REST options in front of discord.js', () => {
     expect(clock.now()).toBe(start);
     await clock.settle(counted);
     expect(sent.at(-1)).toEqual({ url: 'https://d/api/v10/channels/1/messages', at: start + 1_000 });
+  });
+
+  it('counts a request until a second after its answer came, when it came late', async () => {
+    const slow = 'https://d/api/v10/channels/1/messages';
+    const { rest, sent } = options(1, { [slow]: 300 });
+    const start = clock.now();
+    const first = rest.makeRequest(slow, withToken);
+    const next = rest.makeRequest('https://d/api/v10/channels/2/messages', withToken);
+    await clock.settle(Promise.all([first, next]));
+    // The first answer came 300 ms after it was sent: it may have reached Discord as late as that.
+    expect(sent.at(-1)).toEqual({ url: 'https://d/api/v10/channels/2/messages', at: start + 1_300 });
   });
 
   it('sends a waiting command before background requests that waited longer', async () => {

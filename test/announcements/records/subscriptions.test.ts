@@ -1,12 +1,20 @@
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
+import {
+  CompiledQuery,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type RootOperationNode,
+} from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SubscriptionRepository, toRow } from '../../../src/announcements/records/subscriptions.ts';
+import { DEFAULT_BATCH, PARSE_SLICE } from '../../../src/core/batches.ts';
 import { openDatabase, type Database } from '../../../src/db/index.ts';
 
 /**
- * The reload of every active subscription runs in pages with a turn of the event loop between them: a
- * timer or an interaction waiting during a reload of 100k subscriptions runs between two pages instead of
- * after the whole reload.
+ * The reload of every active subscription runs in pages with a turn of the event loop between them, and
+ * parses each page in slices with a turn between them too: a timer or an interaction waiting during a
+ * reload of 100k subscriptions runs between two slices instead of after the whole reload. Each page is
+ * read through an index, in order, never by sorting every active row again.
  */
 const COUNT = 2_500;
 
@@ -29,10 +37,16 @@ function loopTurns(): { readonly count: () => number; stop(): void } {
 
 /** Notes, for each query on the subscriptions table, the turn it started on and the rows it returned. */
 class Watch implements KyselyPlugin {
-  readonly queries: Array<{ startedOnTurn: number; answeredOnTurn?: number; rows?: number }> = [];
+  readonly queries: Array<{
+    startedOnTurn: number;
+    answeredOnTurn?: number;
+    rows?: number;
+    node: RootOperationNode;
+    queryId: PluginTransformQueryArgs['queryId'];
+  }> = [];
   constructor(readonly turn: () => number) {}
   transformQuery(args: PluginTransformQueryArgs) {
-    this.queries.push({ startedOnTurn: this.turn() });
+    this.queries.push({ startedOnTurn: this.turn(), node: args.node, queryId: args.queryId });
     return args.node;
   }
   transformResult(args: PluginTransformResultArgs) {
@@ -102,6 +116,44 @@ describe('active subscriptions, read again in pages', () => {
       }
     } finally {
       turns.stop();
+    }
+  });
+
+  it('parses a page in slices, with a turn of the event loop after each slice', async () => {
+    const turns = loopTurns();
+    try {
+      const watch = new Watch(turns.count);
+      const repo = new SubscriptionRepository({ ...db, kysely: db.kysely.withPlugin(watch) });
+      await repo.active(undefined, 1_000);
+      // A full page is parsed in ceil(1,000 / slice) slices: a turn after each but the last, then one
+      // before the next page is asked.
+      const slices = Math.ceil(1_000 / PARSE_SLICE);
+      expect(slices).toBeGreaterThan(1);
+      const first = watch.queries[0];
+      expect(first?.rows).toBe(1_000);
+      const gap = (watch.queries[1]?.startedOnTurn ?? 0) - (first?.answeredOnTurn ?? Infinity);
+      expect(gap).toBeGreaterThanOrEqual(slices);
+    } finally {
+      turns.stop();
+    }
+  });
+
+  it('reads each page through an index, in order, without sorting the active rows', async () => {
+    const watch = new Watch(() => 0);
+    const repo = new SubscriptionRepository({ ...db, kysely: db.kysely.withPlugin(watch) });
+    for (const kind of [undefined, 'maps']) {
+      watch.queries.length = 0;
+      await repo.active(kind, DEFAULT_BATCH);
+      // The second page is the one with the keyset condition: (created_at, id) after the first page's last.
+      const page = watch.queries[1];
+      if (!page) throw new Error('the reload read a single page');
+      const compiled = db.kysely.getExecutor().compileQuery(page.node, page.queryId);
+      const plan = await db.kysely.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+      );
+      const steps = plan.rows.map((row) => row.detail).join(' | ');
+      expect(steps).toMatch(/SEARCH subscriptions USING (COVERING )?INDEX/);
+      expect(steps).not.toMatch(/TEMP B-TREE/);
     }
   });
 });
