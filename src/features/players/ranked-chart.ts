@@ -12,7 +12,6 @@ import {
   title,
   type PlotArea,
 } from '../../render/chart/layout.ts';
-import { richText } from './card.ts';
 import { regionsOf, wrap, type Region } from './ranked-data.ts';
 import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
 import { element, line, num, rect, svgDocument, text } from '../../render/chart/svg.ts';
@@ -93,7 +92,7 @@ export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSv
   );
   const parts: string[] = [
     background(),
-    richText(heading, { x: MARGIN, y: 40, size: Fonts.title, fill: Colors.title, weight: 'bold' }),
+    text(heading, { x: MARGIN, y: 40, size: Fonts.title, fill: Colors.title, weight: 'bold' }),
   ];
   const columnWidth = COLUMN_RIGHT - MARGIN;
   const rowHeight = (PLOT_BOTTOM - PLOT_TOP) / regions.length;
