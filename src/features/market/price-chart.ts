@@ -204,16 +204,18 @@ export function buildPriceHistorySvg(input: PriceHistoryChartInput): ChartSvg {
     );
   });
 
-  const barWidth = Math.max(1, Math.min(40, slot * 0.7));
+  // Bars on whole pixels, drawn without anti-aliasing: the same sharp edges for far less work in resvg,
+  // where smoothing the edges of 120 bars took a third of the chart's drawing.
+  const barWidth = Math.round(Math.max(1, Math.min(40, slot * 0.7)));
+  const bottom = Math.round(area.bottom);
+  const bars: string[] = [];
   for (const day of series) {
     if (day.sales <= 0) continue;
-    const top = Math.min(ySales(day.sales), area.bottom - 1);
-    parts.push(
-      rect(xOf(day.index) - barWidth / 2, top, barWidth, area.bottom - top, Colors.sales, {
-        'fill-opacity': 0.85,
-      }),
-    );
+    const top = Math.min(Math.round(ySales(day.sales)), bottom - 1);
+    const left = Math.round(xOf(day.index) - barWidth / 2);
+    bars.push(rect(left, top, barWidth, bottom - top, Colors.sales, { 'fill-opacity': 0.85 }));
   }
+  if (bars.length > 0) parts.push(element('g', { 'shape-rendering': 'crispEdges' }, bars));
 
   parts.push(line(area.left, area.bottom, area.right, area.bottom, Colors.axis));
   const dateStep =

@@ -157,6 +157,27 @@ describe('renderPriceHistoryChart', () => {
     expect(png.altText).toContain('Jan 1 – Apr 29');
   });
 
+  it('draws its bars on whole pixels without anti-aliasing: two colours along a row, nothing blended', () => {
+    const { svg } = buildPriceHistorySvg(input({ points: series(120), days: 120 }));
+    const barRects = [
+      ...svg.matchAll(
+        new RegExp(
+          `<rect x="([^"]+)" y="([^"]+)" width="([^"]+)" height="([^"]+)" fill="${Colors.sales}" fill-opacity`,
+          'g',
+        ),
+      ),
+    ];
+    expect(barRects).toHaveLength(120);
+    for (const match of barRects)
+      for (const value of match.slice(1)) expect(Number.isInteger(Number(value))).toBe(true);
+    const bars = rasterize(withoutText(svg).replace(/<(circle|path|line)\b[^>]*\/>/g, ''));
+    // A row just above the axis, inside the plot (its rounded corners are smoothed, as they should be).
+    const row = 436 - 6;
+    const colours = new Set<number>();
+    for (let x = 100; x < 880; x++) colours.add(bars.pixels.readUInt32BE((row * bars.width + x) * 4));
+    expect(colours.size).toBe(2);
+  });
+
   it('gives days without sales no bar and bridges the line across them', async () => {
     const points = series(30, (i) => i % 3 === 1);
     const { svg } = buildPriceHistorySvg(input({ points }));
