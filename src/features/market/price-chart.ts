@@ -8,19 +8,9 @@ import {
 } from '../../render/chart/axis.ts';
 import { isDrawableAmount } from '../../render/chart/bounds.ts';
 import { measureText } from '../../render/chart/font.ts';
-import {
-  background,
-  droppedNote,
-  droppedSentence,
-  emptyMessage,
-  legend,
-  plotBackground,
-  sentences,
-  title,
-  type PlotArea,
-} from '../../render/chart/layout.ts';
-import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
-import { element, line, num, rect, svgDocument, text } from '../../render/chart/svg.ts';
+import { chartOf, dropped, emptyChart, frame, sentences, type PlotArea } from '../../render/chart/layout.ts';
+import { toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { element, line, num, rect, text } from '../../render/chart/svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN, over } from '../../render/chart/theme.ts';
 
 export interface PriceHistoryPoint {
@@ -134,22 +124,14 @@ export function buildPriceHistorySvg(input: PriceHistoryChartInput): ChartSvg {
   }, undefined);
   const end = parseDay(input.end) ?? latest;
   const start = end === undefined ? 0 : end - (days - 1) * DAY_MS;
-  const { series, dropped } =
-    end === undefined ? { series: [], dropped: 0 } : bucket(input.points, start, days);
-  const note = droppedNote(dropped, input.labels.outOfRange);
-  const said = droppedSentence(dropped, input.labels.outOfRange);
+  const bucketed = end === undefined ? { series: [], dropped: 0 } : bucket(input.points, start, days);
+  const { series } = bucketed;
+  const left = dropped(bucketed.dropped, input.labels.outOfRange);
   const priced = series.filter((day): day is Day & { price: number } => day.price !== undefined);
 
   if (series.length === 0) {
     const area: PlotArea = { left: MARGIN, top: PLOT_TOP, right: CHART_WIDTH - MARGIN, bottom: PLOT_BOTTOM };
-    const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, [
-      background(),
-      title(input.title),
-      plotBackground(area),
-      emptyMessage(input.labels.noSales, area),
-      note,
-    ]);
-    return chartSvg(svg, sentences([input.title, input.labels.noSales, said]));
+    return emptyChart(input.title, input.labels.noSales, area, left);
   }
 
   const prices = priced.map((day) => day.price);
@@ -176,17 +158,10 @@ export function buildPriceHistorySvg(input: PriceHistoryChartInput): ChartSvg {
   const yPrice = linear(priceTicks.min, priceTicks.max, area.bottom, area.top);
   const ySales = linear(0, salesTicks.max, area.bottom, area.top);
 
-  const parts: string[] = [background(), title(input.title)];
-  parts.push(
-    legend(
-      [
-        { label: input.labels.averagePrice, color: Colors.price, shape: 'line' },
-        { label: input.labels.sales, color: Colors.sales, shape: 'box' },
-      ],
-      area.left,
-    ),
-  );
-  parts.push(plotBackground(area));
+  const parts = frame(input.title, area, [
+    { label: input.labels.averagePrice, color: Colors.price, shape: 'line' },
+    { label: input.labels.sales, color: Colors.sales, shape: 'box' },
+  ]);
 
   priceTicks.values.forEach((value, i) => {
     const y = yPrice(value);
@@ -243,9 +218,8 @@ export function buildPriceHistorySvg(input: PriceHistoryChartInput): ChartSvg {
     ),
   );
 
-  parts.push(note);
-  const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
-  return chartSvg(svg, altText(input, series, priced, start, days, said));
+  parts.push(left.note);
+  return chartOf(parts, altText(input, series, priced, start, days, left.sentence));
 }
 
 /**
