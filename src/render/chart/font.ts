@@ -31,7 +31,8 @@ interface FallbackFont {
 
 /** A fallback font of `family` from its files in assets/fonts; one file serves both weights unless given two. */
 function fallback(family: string, normal: string, bold = normal): FallbackFont {
-  return { family, urls: { normal: new URL(normal, FONTS), bold: new URL(bold, FONTS) } };
+  const regular = new URL(normal, FONTS);
+  return { family, urls: { normal: regular, bold: bold === normal ? regular : new URL(bold, FONTS) } };
 }
 
 /**
@@ -52,7 +53,7 @@ const FALLBACK_FONTS: readonly FallbackFont[] = [
 /** Absolute paths of a fallback font's files, each once (regular, then bold where it has its own). */
 function filesOf(font: FallbackFont): string[] {
   const { normal, bold } = font.urls;
-  return (normal.href === bold.href ? [normal] : [normal, bold]).map((url) => fileURLToPath(url));
+  return (normal === bold ? [normal] : [normal, bold]).map((url) => fileURLToPath(url));
 }
 
 /** Absolute paths of the fallback fonts (all of DejaVu Sans, CJK, emoji), tried after {@link chartFontFiles}. */
@@ -67,14 +68,15 @@ interface FontMetrics {
   advance(codePoint: number): number;
 }
 
-const metricsCache = new Map<string, FontMetrics>();
+// By the module's own URL objects, one for each shipped file.
+const metricsCache = new Map<URL, FontMetrics>();
 
 /** The metrics of a shipped font file, read once (a fallback's only when a glyph the subset lacks comes up). */
 function metricsOf(url: URL): FontMetrics {
-  let found = metricsCache.get(url.href);
+  let found = metricsCache.get(url);
   if (found === undefined) {
     found = parseMetrics(readFileSync(url));
-    metricsCache.set(url.href, found);
+    metricsCache.set(url, found);
   }
   return found;
 }
@@ -103,14 +105,12 @@ function fontFor(codePoint: number, weight: FontWeight): FontMetrics | undefined
  */
 export function fontFilesFor(texts: readonly string[]): string[] {
   const used = new Set<number>();
+  const [normal, bold] = [metrics('normal'), metrics('bold')];
   for (const content of texts) {
     for (const char of content.slice(0, 4 * MAX_LABEL)) {
       const codePoint = char.codePointAt(0) ?? 0;
-      for (const weight of ['normal', 'bold'] as const) {
-        if (metrics(weight).glyph(codePoint) !== 0) continue;
-        const index = fallbackIndex(codePoint, weight);
-        if (index >= 0) used.add(index);
-      }
+      if (normal.glyph(codePoint) === 0) used.add(fallbackIndex(codePoint, 'normal'));
+      if (bold.glyph(codePoint) === 0) used.add(fallbackIndex(codePoint, 'bold'));
     }
   }
   return [...chartFontFiles(), ...FALLBACK_FONTS.filter((_, i) => used.has(i)).flatMap(filesOf)];
