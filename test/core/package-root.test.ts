@@ -40,8 +40,8 @@ describe('the files the bot reads at run time, from its sources', () => {
     expect(LOCALES_DIR).toBe(`${ROOT}locales/`);
     expect(existsSync(`${LOCALES_DIR}en-US/common.json`)).toBe(true);
     expect(chartFontFiles()).toEqual([
-      `${ROOT}assets/fonts/DejaVuSans.ttf`,
-      `${ROOT}assets/fonts/DejaVuSans-Bold.ttf`,
+      `${ROOT}assets/fonts/DejaVuSansCore.ttf`,
+      `${ROOT}assets/fonts/DejaVuSansCore-Bold.ttf`,
     ]);
     for (const file of chartFontFiles()) expect(existsSync(file)).toBe(true);
     expect(COMMANDS_DIR).toBe(`${ROOT}commands/`);

@@ -14,19 +14,10 @@ import {
   type Span,
 } from './chart-data.ts';
 import { measureText } from '../../render/chart/font.ts';
-import {
-  background,
-  droppedNote,
-  droppedSentence,
-  emptyMessage,
-  legend,
-  plotBackground,
-  sentences,
-  title,
-  type PlotArea,
-} from '../../render/chart/layout.ts';
-import { chartSvg, toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
-import { element, line, num, rect, svgDocument, text } from '../../render/chart/svg.ts';
+import { chartOf, dropped, emptyChart, frame, sentences } from '../../render/chart/layout.ts';
+import type { Dropped, PlotArea } from '../../render/chart/layout.ts';
+import { toChartImage, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { element, line, num, rect, text } from '../../render/chart/svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from '../../render/chart/theme.ts';
 
 export type { HistoryPoint };
@@ -130,21 +121,6 @@ function markerRadius(count: number): number {
   return count <= MAX_MARKERS ? 2.5 : 0;
 }
 
-function emptyChart(input: HistoryChartInput, dropped: number): ChartSvg {
-  const area: PlotArea = { left: MARGIN, top: PLOT_TOP, right: CHART_WIDTH - MARGIN, bottom: PLOT_BOTTOM };
-  const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, [
-    background(),
-    title(input.title),
-    plotBackground(area),
-    emptyMessage(input.labels.noData, area),
-    droppedNote(dropped, input.labels.outOfRange),
-  ]);
-  return chartSvg(
-    svg,
-    sentences([input.title, input.labels.noData, droppedSentence(dropped, input.labels.outOfRange)]),
-  );
-}
-
 /**
  * A stat of one player over time, or of two overlaid: a line per player through the values inside the span,
  * a marker on each unless they are too many to tell apart, the y axis fitted to the values rather than to
@@ -167,8 +143,14 @@ export function buildHistorySvg(input: HistoryChartInput): ChartSvg {
     };
   });
   const results = resultsInSpan(input.results ?? [], span);
-  const dropped = plotted.reduce((sum, series) => sum + series.dropped, 0);
-  if (!plotted.some((series) => series.points.length > 0)) return emptyChart(input, dropped);
+  const left = dropped(
+    plotted.reduce((sum, series) => sum + series.dropped, 0),
+    input.labels.outOfRange,
+  );
+  if (!plotted.some((series) => series.points.length > 0)) {
+    const area: PlotArea = { left: MARGIN, top: PLOT_TOP, right: CHART_WIDTH - MARGIN, bottom: PLOT_BOTTOM };
+    return emptyChart(input.title, input.labels.noData, area, left);
+  }
 
   // Fitted to what is drawn: a reading thinned out must not squash the line that is.
   let low = Infinity;
@@ -192,16 +174,11 @@ export function buildHistorySvg(input: HistoryChartInput): ChartSvg {
   const xOf = linear(span.start, span.end, area.left + INSET, area.right - INSET);
   const yOf = linear(ticks.min, ticks.max, area.bottom - (results.length > 0 ? STRIP_ROOM : 0), area.top);
 
-  const parts: string[] = [background(), title(input.title)];
-  if (plotted.length > 1 || plotted.some((series) => series.dashed)) {
-    parts.push(
-      legend(
-        plotted.map((series) => ({ label: series.label, color: series.color, shape: 'line' as const })),
-        area.left,
-      ),
-    );
-  }
-  parts.push(plotBackground(area));
+  const legendItems =
+    plotted.length > 1 || plotted.some((series) => series.dashed)
+      ? plotted.map((series) => ({ label: series.label, color: series.color, shape: 'line' as const }))
+      : [];
+  const parts = frame(input.title, area, legendItems);
   ticks.values.forEach((value, i) => {
     const y = yOf(value);
     parts.push(line(area.left, y, area.right, y, Colors.grid));
@@ -220,9 +197,8 @@ export function buildHistorySvg(input: HistoryChartInput): ChartSvg {
   const formatValue = valueFormatter(input.locale, decimals);
   plotted.forEach((series, i) => parts.push(...seriesParts(series, i, xOf, yOf, area, formatValue)));
 
-  parts.push(droppedNote(dropped, input.labels.outOfRange));
-  const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
-  return chartSvg(svg, altText(input, plotted, span, decimals, dropped, results));
+  parts.push(left.note);
+  return chartOf(parts, altText(input, plotted, span, decimals, left, results));
 }
 
 /** The x axis: its line, and round times across the span that do not overlap. */
@@ -297,7 +273,7 @@ function altText(
   plotted: readonly Plotted[],
   span: Span,
   decimals: number,
-  dropped: number,
+  left: Dropped,
   results: readonly MatchResultMark[],
 ): string {
   const formatValue = valueFormatter(input.locale, decimals);
@@ -328,7 +304,7 @@ function altText(
     for (const mark of results) counts[mark.result] += 1;
     parts.push(input.labels.results(counts));
   }
-  parts.push(droppedSentence(dropped, input.labels.outOfRange));
+  parts.push(left.sentence);
   return sentences(parts);
 }
 

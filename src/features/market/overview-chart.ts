@@ -1,20 +1,10 @@
 import { valueFormatter, zeroBasedTicks, linear } from '../../render/chart/axis.ts';
 import { isDrawableAmount } from '../../render/chart/bounds.ts';
 import { ellipsizeToWidth } from '../../render/chart/font.ts';
-import {
-  background,
-  droppedNote,
-  droppedSentence,
-  emptyMessage,
-  legend,
-  plotBackground,
-  sentences,
-  title,
-  type PlotArea,
-} from '../../render/chart/layout.ts';
-import { chartSvg, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import { chartOf, dropped, emptyChart, frame, sentences, type PlotArea } from '../../render/chart/layout.ts';
+import type { ChartImage, ChartSvg } from '../../render/chart/png.ts';
 import { chartImage } from '../../render/image/images.ts';
-import { line, rect, svgDocument, text } from '../../render/chart/svg.ts';
+import { line, rect, text } from '../../render/chart/svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from '../../render/chart/theme.ts';
 
 export interface MarketOverviewBar {
@@ -63,14 +53,13 @@ export function buildMarketOverviewSvg(input: MarketOverviewChartInput): ChartSv
   const bars = shown
     .filter((bar) => isDrawableAmount(bar.onSale))
     .map((bar) => ({ ...bar, sales: isDrawableAmount(bar.sales) ? bar.sales : undefined }));
-  const dropped =
+  const count =
     shown.length -
     bars.length +
     shown.filter(
       (bar) => isDrawableAmount(bar.onSale) && bar.sales !== undefined && !isDrawableAmount(bar.sales),
     ).length;
-  const note = droppedNote(dropped, input.labels.outOfRange);
-  const said = droppedSentence(dropped, input.labels.outOfRange);
+  const left = dropped(count, input.labels.outOfRange);
   const area: PlotArea = {
     left: MARGIN + LABEL_WIDTH + 12,
     top: PLOT_TOP,
@@ -78,31 +67,16 @@ export function buildMarketOverviewSvg(input: MarketOverviewChartInput): ChartSv
     bottom: PLOT_BOTTOM,
   };
   if (bars.length === 0) {
-    const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, [
-      background(),
-      title(input.title),
-      plotBackground(area),
-      emptyMessage(input.labels.empty, area),
-      note,
-    ]);
-    return chartSvg(svg, sentences([input.title, input.labels.empty, said]));
+    return emptyChart(input.title, input.labels.empty, area, left);
   }
   const counts = bars.flatMap((bar) => [bar.onSale, bar.sales ?? 0]).filter((v) => Number.isFinite(v));
   const ticks = zeroBasedTicks(Math.max(1, ...counts), 5, true);
   const x = linear(0, ticks.max, area.left, area.right);
   const format = valueFormatter(input.locale, 0);
-  const parts: string[] = [
-    background(),
-    title(input.title),
-    legend(
-      [
-        { label: input.labels.onSale, color: Colors.price, shape: 'box' },
-        { label: input.labels.sales, color: Colors.sales, shape: 'box' },
-      ],
-      area.left,
-    ),
-    plotBackground(area),
-  ];
+  const parts = frame(input.title, area, [
+    { label: input.labels.onSale, color: Colors.price, shape: 'box' },
+    { label: input.labels.sales, color: Colors.sales, shape: 'box' },
+  ]);
   for (const value of ticks.values) parts.push(line(x(value), area.top, x(value), area.bottom, Colors.grid));
   const rowHeight = (area.bottom - area.top) / bars.length;
   bars.forEach((bar, i) => {
@@ -133,14 +107,13 @@ export function buildMarketOverviewSvg(input: MarketOverviewChartInput): ChartSv
       ...salesBar(bar.sales, { left: area.left, middle, rowHeight, x, format, labels: input.labels }),
     );
   });
-  parts.push(line(area.left, area.top, area.left, area.bottom, Colors.axis), note);
-  const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
+  parts.push(line(area.left, area.top, area.left, area.bottom, Colors.axis), left.note);
   const described = bars.map(
     (bar) =>
       `${bar.label}: ${format(bar.onSale)} ${input.labels.onSale}` +
       salesSaid(bar.sales, format, input.labels),
   );
-  return chartSvg(svg, sentences([input.title, ...described, said]));
+  return chartOf(parts, sentences([input.title, ...described, left.sentence]));
 }
 
 function salesSaid(

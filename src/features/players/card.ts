@@ -1,16 +1,14 @@
 import {
-  CHART_FONT_FAMILY,
   drawableText,
   ellipsizeToWidth,
   fontFilesFor,
-  fontRuns,
   measureText,
   MISSING_GLYPH,
   type FontWeight,
 } from '../../render/chart/font.ts';
 import { sentences } from '../../render/chart/layout.ts';
 import { chartSvg, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
-import { element, escapeXml, rect, svgDocument, text, type TextOptions } from '../../render/chart/svg.ts';
+import { element, rect, svgDocument, text, type TextOptions } from '../../render/chart/svg.ts';
 import { Colors } from '../../render/chart/theme.ts';
 import { chartImage } from '../../render/image/images.ts';
 
@@ -98,44 +96,6 @@ function fitted(content: string, maxWidth: number, size: number, weight: FontWei
   return ellipsizeToWidth(drawableText(content, weight), maxWidth, size, weight);
 }
 
-/**
- * Text like {@link text}, drawn one text element per font run ({@link fontRuns}), each naming its shipped
- * font and placed after the previous one by the fonts' advance widths: resvg then needs no fallback of its
- * own, which loses glyphs after a ligature. Plain DejaVu text stays one element.
- */
-export function richText(content: string, options: TextOptions): string {
-  const weight = options.weight ?? 'normal';
-  const runs = fontRuns(content, weight);
-  if (runs.every((run) => run.family === CHART_FONT_FAMILY)) return text(content, options);
-  const widths = runs.map((run) => measureText(run.text, options.size, weight));
-  const total = widths.reduce((sum, width) => sum + width, 0);
-  let x =
-    options.anchor === 'middle'
-      ? options.x - total / 2
-      : options.anchor === 'end'
-        ? options.x - total
-        : options.x;
-  return runs
-    .map((run, i) => {
-      const part = element(
-        'text',
-        {
-          x,
-          y: options.y,
-          'xml:space': 'preserve',
-          'font-family': run.family,
-          'font-size': options.size,
-          'font-weight': weight === 'bold' ? 'bold' : undefined,
-          fill: options.fill,
-        },
-        [escapeXml(run.text)],
-      );
-      x += widths[i] ?? 0;
-      return part;
-    })
-    .join('');
-}
-
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 const INVISIBLE = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}\u115F\u1160\u2800\u3164\uFFA0]+$/u;
@@ -159,7 +119,7 @@ export function buildProfileCardSvg(input: ProfileCardInput): ProfileCardSvg {
   const texts: string[] = [];
   const say = (content: string, options: TextOptions) => {
     texts.push(content);
-    return richText(content, options);
+    return text(content, options);
   };
   const parts: string[] = [
     rect(0, 0, CARD_WIDTH, CARD_HEIGHT, Colors.background),

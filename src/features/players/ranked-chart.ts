@@ -3,20 +3,18 @@ import { isDrawableTime } from '../../render/chart/bounds.ts';
 import { drawableText, ellipsizeToWidth, measureText } from '../../render/chart/font.ts';
 import {
   background,
-  droppedNote,
-  droppedSentence,
-  emptyMessage,
+  chartOf,
+  dropped,
+  emptyChart,
   legend,
   plotBackground,
   sentences,
-  title,
-  type PlotArea,
 } from '../../render/chart/layout.ts';
-import { richText } from './card.ts';
+import type { PlotArea } from '../../render/chart/layout.ts';
 import { regionsOf, wrap, type RankedStandingChartInput, type Region } from './ranked-data.ts';
-import { chartSvg, type ChartImage, type ChartSvg } from '../../render/chart/png.ts';
+import type { ChartImage, ChartSvg } from '../../render/chart/png.ts';
 import { chartImage } from '../../render/image/images.ts';
-import { element, line, num, rect, svgDocument, text } from '../../render/chart/svg.ts';
+import { element, line, num, rect, text } from '../../render/chart/svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from '../../render/chart/theme.ts';
 
 const PLOT_TOP = 92;
@@ -34,19 +32,12 @@ const DAY_MS = 86_400_000;
 export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSvg {
   const { labels } = input;
   const formatValue = valueFormatter(input.locale, 0);
-  const { regions, dropped } = regionsOf(input);
-  const note = droppedNote(dropped, labels.outOfRange);
-  const said = droppedSentence(dropped, labels.outOfRange);
+  const { regions, dropped: count } = regionsOf(input);
+  const left = dropped(count, labels.outOfRange);
 
   if (regions.length === 0) {
     const area: PlotArea = { left: MARGIN, top: PLOT_TOP, right: CHART_WIDTH - MARGIN, bottom: PLOT_BOTTOM };
-    const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, [
-      background(),
-      title(input.title),
-      plotBackground(area),
-      emptyMessage(drawableText(labels.none), area),
-    ]);
-    return chartSvg(svg, sentences([input.title, labels.none]));
+    return emptyChart(input.title, drawableText(labels.none), area);
   }
 
   // The title holds the player's name: drawn run by run in its fonts, as on the profile card.
@@ -58,7 +49,7 @@ export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSv
   );
   const parts: string[] = [
     background(),
-    richText(heading, { x: MARGIN, y: 40, size: Fonts.title, fill: Colors.title, weight: 'bold' }),
+    text(heading, { x: MARGIN, y: 40, size: Fonts.title, fill: Colors.title, weight: 'bold' }),
   ];
   const columnWidth = COLUMN_RIGHT - MARGIN;
   const rowHeight = (PLOT_BOTTOM - PLOT_TOP) / regions.length;
@@ -156,16 +147,15 @@ export function buildRankedStandingSvg(input: RankedStandingChartInput): ChartSv
   });
 
   const history = historyPanel(input, regions);
-  parts.push(...history.parts, note);
+  parts.push(...history.parts, left.note);
 
-  const svg = svgDocument(CHART_WIDTH, CHART_HEIGHT, parts);
   const summary = regions.map(
     (region) =>
       `${region.label}: ${labels.mmr} ${formatValue(region.mmr)}` +
       (region.best === undefined ? '' : ` (${labels.best} ${formatValue(region.best)})`) +
       `, ${labels.wins} ${formatValue(region.wins)}, ${labels.losses} ${formatValue(region.losses)}`,
   );
-  return chartSvg(svg, sentences([input.title, ...summary, history.alt, said]));
+  return chartOf(parts, sentences([input.title, ...summary, history.alt, left.sentence]));
 }
 
 function historyPanel(

@@ -130,14 +130,42 @@ function resolveLocale(locale: string): string {
   }
 }
 
+// Intl formats by locale and options, made once: building one (the locale resolved, its data loaded) costs
+// more than a chart formats with it, and every chart asks for the same few. Bounded: the locale is data.
+const FORMATS_KEPT = 200;
+const formats = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function kept<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  const found = formats.get(key) as T | undefined;
+  if (found !== undefined) return found;
+  if (formats.size >= FORMATS_KEPT) formats.clear();
+  const made = make();
+  formats.set(key, made);
+  return made;
+}
+
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  return kept(
+    `number ${JSON.stringify([locale, options])}`,
+    () => new Intl.NumberFormat(resolveLocale(locale), options),
+  );
+}
+
+function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return kept(
+    `date ${JSON.stringify([locale, options])}`,
+    () => new Intl.DateTimeFormat(resolveLocale(locale), options),
+  );
+}
+
 /**
  * Formats axis values in `locale`: compact (`12K`) once the axis reaches ten thousand, otherwise with as many
  * decimals as the step needs. An unknown or malformed locale falls back to English.
  */
 export function tickFormatter(locale: string, ticks: Ticks): (value: number) => string {
   const large = Math.max(Math.abs(ticks.min), Math.abs(ticks.max)) >= 10_000;
-  const format = new Intl.NumberFormat(
-    resolveLocale(locale),
+  const format = numberFormat(
+    locale,
     large
       ? { notation: 'compact', maximumFractionDigits: 1 }
       : { maximumFractionDigits: Math.min(3, decimalsOf(ticks.step)) },
@@ -147,17 +175,13 @@ export function tickFormatter(locale: string, ticks: Ticks): (value: number) => 
 
 /** Formats a single value as readers expect it in text (alt text, annotations). */
 export function valueFormatter(locale: string, maximumFractionDigits = 2): (value: number) => string {
-  const format = new Intl.NumberFormat(resolveLocale(locale), { maximumFractionDigits });
+  const format = numberFormat(locale, { maximumFractionDigits });
   return (value) => format.format(value);
 }
 
 /** Formats a UTC day (milliseconds since the epoch) as a short month and day in `locale`. */
 export function dayFormatter(locale: string): (utcMs: number) => string {
-  const format = new Intl.DateTimeFormat(resolveLocale(locale), {
-    month: 'short',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
+  const format = dateFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
   return (utcMs) => formatTime(format, utcMs);
 }
 
@@ -168,10 +192,6 @@ function formatTime(format: Intl.DateTimeFormat, utcMs: number): string {
 
 /** Formats a UTC time (milliseconds since the epoch) as hour and minute in `locale` (`6:00 AM`, `6:00`). */
 export function hourFormatter(locale: string): (utcMs: number) => string {
-  const format = new Intl.DateTimeFormat(resolveLocale(locale), {
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: 'UTC',
-  });
+  const format = dateFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
   return (utcMs) => formatTime(format, utcMs);
 }

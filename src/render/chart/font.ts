@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../../core/package-root.ts';
 
-/** The family name inside the shipped DejaVu Sans files; every text element of a chart uses it. */
-export const CHART_FONT_FAMILY = 'DejaVu Sans';
+/**
+ * The family of the chart font, a subset of DejaVu Sans (Latin, Greek, Cyrillic, punctuation, a few symbols:
+ * assets/fonts/SUBSETS.md) under a name of its own; every text element of a chart asks for it first.
+ */
+export const CHART_FONT_FAMILY = 'DejaVu Sans Core';
 
 export type FontWeight = 'normal' | 'bold';
 
@@ -12,35 +15,50 @@ export type FontWeight = 'normal' | 'bold';
 // wherever the bot runs.
 const FONTS = new URL('assets/fonts/', packageRoot(import.meta.url, 3));
 const FONT_URLS: Record<FontWeight, URL> = {
-  normal: new URL('DejaVuSans.ttf', FONTS),
-  bold: new URL('DejaVuSans-Bold.ttf', FONTS),
+  normal: new URL('DejaVuSansCore.ttf', FONTS),
+  bold: new URL('DejaVuSansCore-Bold.ttf', FONTS),
 };
 
-/** Absolute paths of the shipped font files (regular, bold), as resvg's `fontFiles` wants them. */
+/** Absolute paths of the chart font's files (regular, bold), as resvg's `fontFiles` wants them. */
 export function chartFontFiles(): string[] {
   return [fileURLToPath(FONT_URLS.normal), fileURLToPath(FONT_URLS.bold)];
 }
 
-/**
- * The fallback chain after DejaVu Sans, in the order resvg looks for a glyph: Chinese (with Japanese kanji and
- * kana), Korean, then monochrome emoji. Shipped in assets/fonts (nothing is downloaded at run time): the CJK
- * ones are subsets of Noto Sans SC and KR (assets/fonts/SUBSETS.md says what they cover and why), since resvg
- * reads a font file again for every glyph it takes from it. One regular weight each: bold text in these
- * scripts is set in it.
- */
-const FALLBACK_FONTS = [
-  { file: 'NotoSansSC-Subset.ttf', family: 'Noto Sans SC' },
-  { file: 'NotoSansKR-Subset.ttf', family: 'Noto Sans KR' },
-  { file: 'NotoEmoji-Regular.ttf', family: 'Noto Emoji' },
-] as const;
-
-function fallbackFontUrls(): URL[] {
-  return FALLBACK_FONTS.map(({ file }) => new URL(file, FONTS));
+interface FallbackFont {
+  family: string;
+  urls: Record<FontWeight, URL>;
 }
 
-/** Absolute paths of the fallback fonts (CJK, emoji), tried after {@link chartFontFiles} for a missing glyph. */
+/** A fallback font of `family` from its files in assets/fonts; one file serves both weights unless given two. */
+function fallback(family: string, normal: string, bold = normal): FallbackFont {
+  const regular = new URL(normal, FONTS);
+  return { family, urls: { normal: regular, bold: bold === normal ? regular : new URL(bold, FONTS) } };
+}
+
+/**
+ * The fallback chain after the chart font, in the order resvg looks for a glyph: the whole DejaVu Sans (the
+ * scripts and symbols the subset leaves out), Chinese (with Japanese kanji and kana), Korean, then monochrome
+ * emoji. Shipped in assets/fonts (nothing is downloaded at run time): the CJK ones are subsets of Noto Sans
+ * SC and KR (assets/fonts/SUBSETS.md says what they cover and why). resvg reads a font file again for every
+ * glyph it takes from it, so most text is drawn from the small subset and only the rest from these. The
+ * CJK and emoji fonts come in one regular weight: bold text in these scripts is set in it.
+ */
+const FALLBACK_FONTS: readonly FallbackFont[] = [
+  fallback('DejaVu Sans', 'DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'),
+  fallback('Noto Sans SC', 'NotoSansSC-Subset.ttf'),
+  fallback('Noto Sans KR', 'NotoSansKR-Subset.ttf'),
+  fallback('Noto Emoji', 'NotoEmoji-Regular.ttf'),
+];
+
+/** Absolute paths of a fallback font's files, each once (regular, then bold where it has its own). */
+function filesOf(font: FallbackFont): string[] {
+  const { normal, bold } = font.urls;
+  return (normal === bold ? [normal] : [normal, bold]).map((url) => fileURLToPath(url));
+}
+
+/** Absolute paths of the fallback fonts (all of DejaVu Sans, CJK, emoji), tried after {@link chartFontFiles}. */
 export function fallbackFontFiles(): string[] {
-  return fallbackFontUrls().map((url) => fileURLToPath(url));
+  return FALLBACK_FONTS.flatMap(filesOf);
 }
 
 interface FontMetrics {
@@ -50,56 +68,57 @@ interface FontMetrics {
   advance(codePoint: number): number;
 }
 
-const metricsCache = new Map<FontWeight, FontMetrics>();
+// By the module's own URL objects, one for each shipped file.
+const metricsCache = new Map<URL, FontMetrics>();
 
-function metrics(weight: FontWeight): FontMetrics {
-  let found = metricsCache.get(weight);
+/** The metrics of a shipped font file, read once (a fallback's only when a glyph the subset lacks comes up). */
+function metricsOf(url: URL): FontMetrics {
+  let found = metricsCache.get(url);
   if (found === undefined) {
-    found = parseMetrics(readFileSync(FONT_URLS[weight]));
-    metricsCache.set(weight, found);
+    found = parseMetrics(readFileSync(url));
+    metricsCache.set(url, found);
   }
   return found;
 }
 
-let fallbackMetrics: FontMetrics[] | undefined;
-
-/** The fallback fonts' metrics, read once (the CJK files are large: only when a glyph DejaVu lacks comes up). */
-function fallbacks(): FontMetrics[] {
-  fallbackMetrics ??= fallbackFontUrls().map((url) => parseMetrics(readFileSync(url)));
-  return fallbackMetrics;
+function metrics(weight: FontWeight): FontMetrics {
+  return metricsOf(FONT_URLS[weight]);
 }
 
-/** The font of the chain that draws `codePoint` (DejaVu of `weight` first), or undefined when none has it. */
+/** The index in the fallback chain of the first font that draws `codePoint` in `weight`, or -1. */
+function fallbackIndex(codePoint: number, weight: FontWeight): number {
+  return FALLBACK_FONTS.findIndex((font) => metricsOf(font.urls[weight]).glyph(codePoint) !== 0);
+}
+
+/** The font of the chain that draws `codePoint` (the chart font of `weight` first), or undefined when none has it. */
 function fontFor(codePoint: number, weight: FontWeight): FontMetrics | undefined {
   const primary = metrics(weight);
   if (primary.glyph(codePoint) !== 0) return primary;
-  for (const font of fallbacks()) if (font.glyph(codePoint) !== 0) return font;
-  return undefined;
+  const font = FALLBACK_FONTS[fallbackIndex(codePoint, weight)];
+  return font === undefined ? undefined : metricsOf(font.urls[weight]);
 }
 
 /**
- * The font files that `texts` need: DejaVu Sans always, and a fallback only where a character of the texts
- * is drawn from it. resvg reads every font it is given on every render; a card of Latin text skips the
- * large CJK files this way.
+ * The font files that `texts` need: the chart font always, and a fallback only where a character of the
+ * texts is drawn from it (in either weight). resvg reads every font it is given on every render; a chart of
+ * Latin text skips the whole DejaVu Sans and the large CJK files this way.
  */
 export function fontFilesFor(texts: readonly string[]): string[] {
-  const files = fallbackFontFiles();
   const used = new Set<number>();
-  const chain = fallbacks();
+  const [normal, bold] = [metrics('normal'), metrics('bold')];
   for (const content of texts) {
     for (const char of content.slice(0, 4 * MAX_LABEL)) {
       const codePoint = char.codePointAt(0) ?? 0;
-      if (metrics('normal').glyph(codePoint) !== 0 && metrics('bold').glyph(codePoint) !== 0) continue;
-      const index = chain.findIndex((font) => font.glyph(codePoint) !== 0);
-      if (index >= 0) used.add(index);
+      if (normal.glyph(codePoint) === 0) used.add(fallbackIndex(codePoint, 'normal'));
+      if (bold.glyph(codePoint) === 0) used.add(fallbackIndex(codePoint, 'bold'));
     }
   }
-  return [...chartFontFiles(), ...files.filter((_, i) => used.has(i))];
+  return [...chartFontFiles(), ...FALLBACK_FONTS.filter((_, i) => used.has(i)).flatMap(filesOf)];
 }
 
 /**
  * The font files an SVG of ours needs: {@link fontFilesFor} over the whole markup, whose tags and numbers
- * are ASCII (DejaVu draws them), so only the characters of its texts can add a fallback. Bounded by the
+ * are ASCII (the chart font draws them), so only the characters of its texts can add a fallback. Bounded by the
  * SVG, which the chart builders bound.
  */
 export function fontFilesForSvg(svg: string): string[] {
@@ -116,21 +135,18 @@ export interface FontRun {
 }
 
 /**
- * `text` cut into runs of one font each (DejaVu Sans, or the fallback that has the glyph), a grapheme
+ * `text` cut into runs of one font each (the chart font, or the fallback that has the glyph), a grapheme
  * cluster never split: the font of a cluster is that of its first character. resvg's own fallback loses
- * glyphs (and every later character DejaVu lacks) once DejaVu has made a ligature ("fi", Arabic lam-alef)
- * or composed a character before them; text drawn one run per element in its named font needs none.
+ * glyphs (and every later character the first font lacks) once that font has made a ligature ("fi", Arabic
+ * lam-alef) or composed a character before them; text drawn one run per element in its named font needs none.
  */
 export function fontRuns(text: string, weight: FontWeight = 'normal'): FontRun[] {
   const runs: FontRun[] = [];
-  const chain = fallbacks();
   for (const { segment } of graphemes.segment(text.slice(0, 4 * MAX_LABEL))) {
     const codePoint = segment.codePointAt(0) ?? 0;
     let family: string = CHART_FONT_FAMILY;
-    if (metrics(weight).glyph(codePoint) === 0) {
-      const index = chain.findIndex((font) => font.glyph(codePoint) !== 0);
-      family = FALLBACK_FONTS[index]?.family ?? CHART_FONT_FAMILY;
-    }
+    if (metrics(weight).glyph(codePoint) === 0)
+      family = FALLBACK_FONTS[fallbackIndex(codePoint, weight)]?.family ?? CHART_FONT_FAMILY;
     const last = runs[runs.length - 1];
     if (last !== undefined && last.family === family) last.text += segment;
     else runs.push({ family, text: segment });
@@ -138,15 +154,15 @@ export function fontRuns(text: string, weight: FontWeight = 'normal'): FontRun[]
   return runs;
 }
 
-/** Whether a font of the shipped chain (DejaVu Sans, then the fallbacks) has a glyph for `codePoint`. */
+/** Whether a font of the shipped chain (the chart font, then the fallbacks) has a glyph for `codePoint`. */
 export function hasGlyph(codePoint: number, weight: FontWeight = 'normal'): boolean {
   return fontFor(codePoint, weight) !== undefined;
 }
 
 /**
  * Width in pixels of `text` set in the shipped fonts, from their advance widths (kerning ignored, which
- * DejaVu applies sparingly); a character DejaVu lacks is measured in the fallback font that draws it. Good
- * enough to lay out labels and to ellipsize, which is all the charts need.
+ * DejaVu applies sparingly); a character the chart font lacks is measured in the fallback font that draws
+ * it. Good enough to lay out labels and to ellipsize, which is all the charts need.
  */
 export function measureText(text: string, fontSize: number, weight: FontWeight = 'normal'): number {
   const primary = metrics(weight);

@@ -1,5 +1,6 @@
 import { ellipsizeToWidth, measureText } from './font.ts';
-import { element, rect, text } from './svg.ts';
+import { chartSvg, type ChartSvg } from './png.ts';
+import { element, rect, svgDocument, text } from './svg.ts';
 import { CHART_HEIGHT, CHART_WIDTH, Colors, Fonts, MARGIN } from './theme.ts';
 
 const TITLE_BASELINE = 40;
@@ -69,7 +70,7 @@ export function plotBackground(area: PlotArea): string {
 }
 
 /** The message of a chart with nothing to plot, centred in the plot area. */
-export function emptyMessage(message: string, area: PlotArea): string {
+function emptyMessage(message: string, area: PlotArea): string {
   const fitted = ellipsizeToWidth(message, area.right - area.left - 2 * MARGIN, Fonts.empty);
   return text(fitted, {
     x: (area.left + area.right) / 2,
@@ -96,7 +97,7 @@ const NOTE_MAX_WIDTH = 420;
  * The note of a chart that left values out (out of range, not finite): small, muted, in the bottom right
  * corner below the axis labels. Nothing when nothing was left out.
  */
-export function droppedNote(dropped: number, say: (count: number) => string): string {
+function droppedNote(dropped: number, say: (count: number) => string): string {
   if (!(dropped > 0)) return '';
   const fitted = ellipsizeToWidth(say(dropped), NOTE_MAX_WIDTH, NOTE_SIZE);
   return text(fitted, {
@@ -108,7 +109,40 @@ export function droppedNote(dropped: number, say: (count: number) => string): st
   });
 }
 
-/** The same note for the alt text: empty when nothing was left out. */
-export function droppedSentence(dropped: number, say: (count: number) => string): string {
-  return dropped > 0 ? say(dropped) : '';
+/** What a chart says of the values it left out: the note drawn ({@link droppedNote}) and the alt text's sentence. */
+export interface Dropped {
+  note: string;
+  sentence: string;
+}
+
+/** The note and the sentence of a chart that left `count` values out, both empty when it left none. */
+export function dropped(count: number, say: (count: number) => string): Dropped {
+  return { note: droppedNote(count, say), sentence: count > 0 ? say(count) : '' };
+}
+
+/**
+ * What every chart draws first: the background, the title, the legend above the plot (when it has one)
+ * and the plot's background; the chart's own parts follow.
+ */
+export function frame(heading: string, area: PlotArea, legendItems: readonly LegendItem[] = []): string[] {
+  const parts = [background(), title(heading)];
+  if (legendItems.length > 0) parts.push(legend(legendItems, area.left));
+  parts.push(plotBackground(area));
+  return parts;
+}
+
+/** The chart of `parts`, drawn in order on the chart's canvas, with its alt text. */
+export function chartOf(parts: readonly string[], altText: string): ChartSvg {
+  return chartSvg(svgDocument(CHART_WIDTH, CHART_HEIGHT, parts), altText);
+}
+
+/**
+ * A chart with nothing to plot: its title over the empty plot area, which says `message`, and the note
+ * of the values left out; the alt text says the same.
+ */
+export function emptyChart(heading: string, message: string, area: PlotArea, left?: Dropped): ChartSvg {
+  return chartOf(
+    [...frame(heading, area), emptyMessage(message, area), left?.note ?? ''],
+    sentences([heading, message, left?.sentence ?? '']),
+  );
 }

@@ -1,4 +1,4 @@
-import { CHART_FONT_FAMILY } from './font.ts';
+import { CHART_FONT_FAMILY, fontRuns, measureText } from './font.ts';
 
 export type Attributes = Record<string, string | number | undefined>;
 
@@ -52,8 +52,50 @@ export interface TextOptions {
   anchor?: 'start' | 'middle' | 'end';
 }
 
-/** A text element in the chart font; `content` is plain text and is escaped here. */
+// Text the chart font draws whole, without looking at each character: printable ASCII, most of any chart.
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/**
+ * A text element in the chart font; `content` is plain text and is escaped here. Text with characters the
+ * chart font lacks is drawn one element per font run ({@link fontRuns}), each naming its shipped font and
+ * placed after the previous one by the fonts' advance widths: resvg then needs no fallback of its own,
+ * which loses glyphs after a ligature.
+ */
 export function text(content: string, options: TextOptions): string {
+  const weight = options.weight ?? 'normal';
+  // What XML forbids goes first: a control character some font maps must not make a run of its own.
+  const runs = PLAIN.test(content) ? [] : fontRuns(content.replace(INVALID_XML, ''), weight);
+  if (runs.every((run) => run.family === CHART_FONT_FAMILY)) return oneText(content, options);
+  const widths = runs.map((run) => measureText(run.text, options.size, weight));
+  const total = widths.reduce((sum, width) => sum + width, 0);
+  let x =
+    options.anchor === 'middle'
+      ? options.x - total / 2
+      : options.anchor === 'end'
+        ? options.x - total
+        : options.x;
+  return runs
+    .map((run, i) => {
+      const part = element(
+        'text',
+        {
+          x,
+          y: options.y,
+          'xml:space': 'preserve',
+          'font-family': run.family,
+          'font-size': options.size,
+          'font-weight': weight === 'bold' ? 'bold' : undefined,
+          fill: options.fill,
+        },
+        [escapeXml(run.text)],
+      );
+      x += widths[i] ?? 0;
+      return part;
+    })
+    .join('');
+}
+
+function oneText(content: string, options: TextOptions): string {
   const attrs: Attributes = {
     x: options.x,
     y: options.y,

@@ -34,3 +34,15 @@ export const Fonts = {
 } as const;
 
 export const MARGIN = 24;
+
+/**
+ * `color` (`#rrggbb`) at `alpha` over the opaque `under`, as one opaque colour: what a translucent fill
+ * shows there, drawn by resvg without blending each pixel.
+ */
+export function over(color: string, alpha: number, under: string): string {
+  const channel = (hex: string, at: number): number => Number.parseInt(hex.slice(at, at + 2), 16);
+  return `#${[1, 3, 5]
+    .map((at) => Math.round(channel(color, at) * alpha + channel(under, at) * (1 - alpha)))
+    .map((value) => value.toString(16).padStart(2, '0'))
+    .join('')}`;
+}

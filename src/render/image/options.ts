@@ -2,10 +2,12 @@ import type { ResvgRenderOptions } from '@resvg/resvg-js';
 import { CHART_FONT_FAMILY, chartFontFiles, fallbackFontFiles } from '../chart/font.ts';
 
 /**
- * resvg's font options for charts: only the shipped fonts, DejaVu Sans and after it the CJK and emoji
- * fallbacks (resvg takes a glyph DejaVu lacks from the first loaded font that has it). Without a font file
- * resvg draws no text at all and says nothing, and system fonts differ between machines. Passed as files,
- * not buffers: resvg maps a file, where it would copy a buffer's 20 MB on every render.
+ * resvg's font options for charts: only the shipped fonts, the chart font (a subset of DejaVu Sans) and after
+ * it the fallbacks, the whole DejaVu Sans, CJK and emoji (resvg takes a glyph the chart font lacks from the
+ * first loaded font that has it). Without a font file resvg draws no text at all and says nothing, and
+ * system fonts differ between machines. resvg keeps no font from one render to the next: it reads each file
+ * it is given when it starts, and the whole file again for every glyph it draws from it, so the size of the
+ * chart font is paid per character (a draw passes only the files its text needs, `fontFilesFor`).
  */
 export function chartFontOptions(): NonNullable<ResvgRenderOptions['font']> {
   return {

@@ -10,6 +10,7 @@ import {
   type ProfileCardInput,
 } from '../../../src/features/players/card.ts';
 import {
+  CHART_FONT_FAMILY,
   chartFontFiles,
   drawableText,
   fallbackFontFiles,
@@ -275,7 +276,7 @@ describe('the card’s fonts', () => {
     const bare = rasterize(withoutText(svg));
     const dejaVuOnly = rasterize(nameOnly, {
       ...chartRenderOptions(),
-      font: { fontFiles: chartFontFiles(), loadSystemFonts: false, defaultFontFamily: 'DejaVu Sans' },
+      font: { fontFiles: chartFontFiles(), loadSystemFonts: false, defaultFontFamily: CHART_FONT_FAMILY },
       logLevel: 'off',
     });
     const full = rasterize(nameOnly);
@@ -298,7 +299,13 @@ describe('the card’s fonts', () => {
       const options = chartRenderOptions();
       const noSc = {
         ...options,
-        font: { ...options.font, fontFiles: [...chartFontFiles(), ...fallbackFontFiles().slice(1)] },
+        font: {
+          ...options.font,
+          fontFiles: [
+            ...chartFontFiles(),
+            ...fallbackFontFiles().filter((file) => !file.endsWith('NotoSansSC-Subset.ttf')),
+          ],
+        },
         logLevel: 'off' as const,
       };
       // Right of the emoji: the katakana, drawn by Noto Sans SC (not DejaVu's empty boxes, not nothing).
@@ -312,6 +319,8 @@ describe('the card’s fonts', () => {
   it('ships the fallback fonts in assets/fonts, as TrueType files with their licences', async () => {
     const files = fallbackFontFiles();
     expect(files.map((file) => file.slice(file.lastIndexOf('/') + 1))).toEqual([
+      'DejaVuSans.ttf',
+      'DejaVuSans-Bold.ttf',
       'NotoSansSC-Subset.ttf',
       'NotoSansKR-Subset.ttf',
       'NotoEmoji-Regular.ttf',
@@ -328,11 +337,12 @@ describe('the card’s fonts', () => {
   });
 
   it('renders with the fonts its text needs only, drawing exactly what the whole chain draws', async () => {
-    const [sc, kr, emoji] = fallbackFontFiles();
-    expect(fontFilesFor(['Sn1per', 'Снайпер Σκοπευτής'])).toEqual(chartFontFiles());
+    const [dejaVu, dejaVuBold, sc, kr, emoji] = fallbackFontFiles();
+    expect(fontFilesFor(['Sn1per', 'Снайпер Σκοπευτής', 'Zażółć ★ №1'])).toEqual(chartFontFiles());
+    expect(fontFilesFor(['Ջ'])).toEqual([...chartFontFiles(), dejaVu, dejaVuBold]);
     expect(fontFilesFor(['狙击手'])).toEqual([...chartFontFiles(), sc]);
     expect(fontFilesFor(['저격수 🔥'])).toEqual([...chartFontFiles(), kr, emoji]);
-    for (const name of ['Sn1per', '狙击手😀']) {
+    for (const name of ['Sn1per', '狙击手😀', 'Ջ Sn1per']) {
       const card = buildProfileCardSvg(input({ name }));
       const needed = (await drawnChart(renderProfileCard(input({ name })))).png;
       expect(needed.equals(renderSvgToPng(card.svg).png)).toBe(true);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Resvg } from '@resvg/resvg-js';
@@ -35,10 +35,15 @@ describe('the shipped font', () => {
   it('lives in the repository, with its licence, resolved from the module rather than the working directory', () => {
     const files = chartFontFiles();
     expect(files).toEqual([
+      join(repoRoot, 'assets/fonts/DejaVuSansCore.ttf'),
+      join(repoRoot, 'assets/fonts/DejaVuSansCore-Bold.ttf'),
+    ]);
+    // The whole DejaVu Sans, which the chart font is cut from, draws what the subset leaves out.
+    expect(fallbackFontFiles().slice(0, 2)).toEqual([
       join(repoRoot, 'assets/fonts/DejaVuSans.ttf'),
       join(repoRoot, 'assets/fonts/DejaVuSans-Bold.ttf'),
     ]);
-    for (const file of files) {
+    for (const file of [...files, ...fallbackFontFiles().slice(0, 2)]) {
       expect(isAbsolute(file)).toBe(true);
       expect(readFileSync(file).subarray(0, 4)).toEqual(Buffer.from([0, 1, 0, 0]));
     }
@@ -51,6 +56,33 @@ describe('the shipped font', () => {
       defaultFontFamily: CHART_FONT_FAMILY,
       sansSerifFamily: CHART_FONT_FAMILY,
     });
+  });
+
+  it('is a subset small enough that resvg reading it again for every glyph stays cheap', () => {
+    for (const file of chartFontFiles()) expect(statSync(file).size).toBeLessThan(100_000);
+  });
+
+  it('draws the text of its scripts exactly as the whole DejaVu Sans does', () => {
+    const [regular, bold] = fallbackFontFiles();
+    const wholeDejaVu = { fontFiles: [regular!, bold!], loadSystemFonts: false };
+    for (const weight of ['normal', 'bold'] as const) {
+      for (const line of [
+        'AVAT To Wa fi ffi 1,234.56 — … № € −3 ≥ □ ▶ ★ ⚑ ✔',
+        'Zażółć gęślą jaźń ĞğİıŞş Ŝñïpęr Çàfé a\u0301',
+        'Съешь же ещё этих мягких булок Σκοπευτής',
+        '“quoted” «y» „z“ 1\u202F234\u00A0567',
+      ]) {
+        const svg = svgDocument(900, 40, [text(line, { x: 4, y: 28, size: 20, fill: '#ffffff', weight })]);
+        expect(svg).toContain(`font-family="${CHART_FONT_FAMILY}"`);
+        const drawn = rasterize(svg);
+        expect(differingPixels(drawn, rasterizeWithoutFonts(svg), whole(drawn))).toBeGreaterThan(500);
+        const reference = rasterize(svg.replaceAll(CHART_FONT_FAMILY, 'DejaVu Sans'), {
+          font: wholeDejaVu,
+          logLevel: 'off',
+        });
+        expect(differingPixels(drawn, reference, whole(drawn)), line).toBe(0);
+      }
+    }
   });
 
   it('is the family the SVG asks for', () => {

@@ -7,6 +7,7 @@ import {
   type PriceHistoryChartInput,
   type PriceHistoryPoint,
 } from '../../../src/features/market/price-chart.ts';
+import { element, rect, svgDocument } from '../../../src/render/chart/svg.ts';
 import { Colors } from '../../../src/render/chart/theme.ts';
 import { codePointLength } from '../../../src/render/text.ts';
 import {
@@ -17,6 +18,7 @@ import {
   rasterizeWithoutFonts,
   whole,
   withoutText,
+  type Raster,
 } from '../../support/pixels.ts';
 
 const labels = {
@@ -44,21 +46,40 @@ function input(overrides: Partial<PriceHistoryChartInput> = {}): PriceHistoryCha
   return { title: 'AK-47 Redline', points: series(30), days: 30, locale: 'en-US', labels, ...overrides };
 }
 
+/** The sales bars: the rects of the group drawn without anti-aliasing. */
 function bars(svg: string): number {
-  return svg.split(`fill="${Colors.sales}" fill-opacity="0.85"`).length - 1;
+  const group = /<g shape-rendering="crispEdges">(.*?)<\/g>/.exec(svg);
+  return group === null ? 0 : (group[1]!.match(/<rect /g) ?? []).length;
 }
 
+/** The price line: the path stroked in gold. */
 function lineVertices(svg: string): number {
-  const match = /<path d="([^"]*)"/.exec(svg);
+  const match = new RegExp(`<path d="([^"]*)" fill="none" stroke="${Colors.price}"`).exec(svg);
   return match === null ? 0 : (match[1]!.match(/[ML]/g) ?? []).length;
 }
 
+/** The dots of traded days: the circles (each closed by `z`) of the path filled in gold. */
 function dots(svg: string): number {
-  return (svg.match(/<circle /g) ?? []).length;
+  const match = new RegExp(`<path d="([^"]*)" fill="${Colors.price}"`).exec(svg);
+  return match === null ? 0 : (match[1]!.match(/z/g) ?? []).length;
 }
 
 function textContents(svg: string): string[] {
   return [...svg.matchAll(/<text\b[^>]*>([^<]*)<\/text>/g)].map((match) => match[1]!);
+}
+
+/** Pixels where some colour channel of `a` and `b` differs by more than `by`. */
+function pixelsApart(a: Raster, b: Raster, by: number): number {
+  let count = 0;
+  for (let i = 0; i < a.pixels.length; i += 4) {
+    for (let channel = i; channel < i + 3; channel++) {
+      if (Math.abs(a.pixels[channel]! - b.pixels[channel]!) > by) {
+        count += 1;
+        break;
+      }
+    }
+  }
+  return count;
 }
 
 describe('renderPriceHistoryChart', () => {
@@ -157,6 +178,42 @@ describe('renderPriceHistoryChart', () => {
     expect(png.altText).toContain('Jan 1 – Apr 29');
   });
 
+  it('draws its bars on whole pixels without anti-aliasing: two colours along a row, nothing blended', () => {
+    const { svg } = buildPriceHistorySvg(input({ points: series(120), days: 120 }));
+    const group = /<g shape-rendering="crispEdges">(.*?)<\/g>/.exec(svg)![1]!;
+    const barRects = [...group.matchAll(/<rect x="([^"]+)" y="([^"]+)" width="([^"]+)" height="([^"]+)"/g)];
+    expect(barRects).toHaveLength(120);
+    for (const match of barRects)
+      for (const value of match.slice(1)) expect(Number.isInteger(Number(value))).toBe(true);
+    const bars = rasterize(withoutText(svg).replace(/<(circle|path|line)\b[^>]*\/>/g, ''));
+    // A row just above the axis, inside the plot (its rounded corners are smoothed, as they should be).
+    const row = 436 - 6;
+    const colours = new Set<number>();
+    for (let x = 100; x < 880; x++) colours.add(bars.pixels.readUInt32BE((row * bars.width + x) * 4));
+    expect(colours).toEqual(new Set([0x313338ff, 0x5580d4ff]));
+  });
+
+  it('rings each dot in the plot colour, drawing what a stroked circle a day drew', () => {
+    const { svg } = buildPriceHistorySvg(input({ points: series(120), days: 120 }));
+    const gold = new RegExp(`<path d="([^"]*)" fill="${Colors.price}"/>`).exec(svg)![1]!;
+    const centres = [...gold.matchAll(/M([\d.]+) ([\d.]+)a([\d.]+)/g)].map(
+      (match) => [Number(match[1]) + Number(match[3]), Number(match[2])] as const,
+    );
+    expect(centres).toHaveLength(120);
+    const onPlot = (parts: string[]) =>
+      rasterize(svgDocument(960, 480, [rect(0, 0, 960, 480, Colors.plot), ...parts]));
+    const rings = new RegExp(`<path d="[^"]*" fill="(${Colors.plot}|${Colors.price})"/>`, 'g');
+    const drawn = onPlot([...svg.matchAll(rings)].map((match) => match[0]));
+    const stroked = onPlot(
+      centres.map(([cx, cy]) =>
+        element('circle', { cx, cy, r: 2.5, fill: Colors.price, stroke: Colors.plot, 'stroke-width': 1 }),
+      ),
+    );
+    // Smoothed edges differ by a shade (the stroke's ring is smoothed on both sides); nothing more.
+    expect(pixelsApart(drawn, stroked, 48)).toBe(0);
+    expect(pixelsApart(drawn, onPlot([]), 48)).toBeGreaterThan(120 * 10);
+  });
+
   it('gives days without sales no bar and bridges the line across them', async () => {
     const points = series(30, (i) => i % 3 === 1);
     const { svg } = buildPriceHistorySvg(input({ points }));
@@ -207,8 +264,9 @@ describe('renderPriceHistoryChart', () => {
     const germanTexts = textContents(german.svg);
     expect(germanTexts.some((label) => /^\d\.\d{3}$/.test(label))).toBe(true);
     expect(germanTexts.some((label) => /^\d+\. Jan\.$/.test(label))).toBe(true);
-    const japanese = textContents(buildPriceHistorySvg(input({ locale: 'ja' })).svg);
-    expect(japanese.some((label) => /^1月\d+日$/.test(label))).toBe(true);
+    // A Japanese date is drawn in runs, the digits in the chart font and the kanji in Noto Sans SC.
+    const japanese = textContents(buildPriceHistorySvg(input({ locale: 'ja' })).svg).join('|');
+    expect(japanese).toMatch(/\|1\|月\|\d+\|日\|/);
   });
 
   it('falls back to English for a malformed locale', async () => {

@@ -243,7 +243,7 @@ describe('renderRankedStandingChart', () => {
 
   it('draws a name in the title in its own fonts, whatever comes before it', async () => {
     const { svg } = buildRankedStandingSvg(input({ title: 'Ranked standing of Sniffles 狙击手' }));
-    expect(svg).toMatch(/font-family="DejaVu Sans"[^>]*>Ranked standing of Sniffles <\/text>/);
+    expect(svg).toMatch(/font-family="DejaVu Sans Core"[^>]*>Ranked standing of Sniffles <\/text>/);
     expect(svg).toMatch(/font-family="Noto Sans SC"[^>]*>狙击手<\/text>/);
   });
 

@@ -27,7 +27,7 @@ describe('svg builder', () => {
 
   it('places escaped text in the chart font', () => {
     expect(text('a<b', { x: 1, y: 2, size: 12, fill: '#fff', weight: 'bold', anchor: 'end' })).toBe(
-      '<text x="1" y="2" font-family="DejaVu Sans" font-size="12" font-weight="bold" text-anchor="end" fill="#fff">a&lt;b</text>',
+      '<text x="1" y="2" font-family="DejaVu Sans Core" font-size="12" font-weight="bold" text-anchor="end" fill="#fff">a&lt;b</text>',
     );
   });
 

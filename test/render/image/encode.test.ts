@@ -47,6 +47,24 @@ describe('encodePng', () => {
     expect(back(ours).equals(back(image.asPng()))).toBe(true);
   });
 
+  it('demultiplies an image opaque but for one pixel, wherever that pixel lies and however the pixels are aligned', () => {
+    const opaque = [0x10, 0x20, 0x30, 255];
+    const half = [128, 64, 32, 128];
+    for (let width = 1; width <= 9; width++) {
+      for (let at = 0; at < width; at++) {
+        const pixels = Array.from({ length: width }, (_, i) => (i === at ? half : opaque)).flat();
+        // Copied one byte into a larger buffer, so that the pixels do not start on a four-byte boundary.
+        const unaligned = Buffer.from([0, ...pixels]).subarray(1);
+        for (const premultiplied of [Buffer.from(pixels), unaligned]) {
+          const [, data] = chunks(encodePng(premultiplied, width, 1));
+          const row = inflateSync(data?.data ?? Buffer.alloc(0));
+          expect([...row.subarray(1 + at * 4, 5 + at * 4)]).toEqual([255, 128, 64, 128]);
+          if (width > 1) expect([...row.subarray(1 + ((at + 1) % width) * 4)].slice(0, 4)).toEqual(opaque);
+        }
+      }
+    }
+  });
+
   it('refuses pixels that do not match the size', () => {
     expect(() => encodePng(Buffer.alloc(10), 2, 2)).toThrow(RangeError);
   });
