@@ -106,7 +106,6 @@ async function showProfile(
   ctx.services.names.remember('player', profile.player_name);
   ctx.services.names.remember('clan', profile.clan);
   const menuId = playerIds.section(profile.player_name, ctx.now);
-  const changes = section === 'overview' ? await changesOf(ctx, profile) : [];
   const inventory = section === 'overview' ? await readInventoryValue(ctx, profile.player_name) : undefined;
   // The ranked chart's line over time: the standings kept over the last 30 days.
   const rankedHistory =
@@ -116,6 +115,9 @@ async function showProfile(
         )
       : undefined;
   const past = pastTimes(ctx.now, ctx.services.log);
+  // The rest of the reply is made while the store reads the changes: renderProfile waits for them last
+  // (and at once, so that a failed read is never left unheard).
+  const changes = section === 'overview' ? changesOf(ctx, profile) : [];
   await ctx.send(
     await renderProfile(ctx.t, {
       profile,
