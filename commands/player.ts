@@ -106,7 +106,6 @@ async function showProfile(
   ctx.services.names.remember('player', profile.player_name);
   ctx.services.names.remember('clan', profile.clan);
   const menuId = playerIds.section(profile.player_name, ctx.now);
-  const changes = section === 'overview' ? await changesOf(ctx, profile) : [];
   const inventory = section === 'overview' ? await readInventoryValue(ctx, profile.player_name) : undefined;
   // The ranked chart's line over time: the standings kept over the last 30 days.
   const rankedHistory =
@@ -116,6 +115,9 @@ async function showProfile(
         )
       : undefined;
   const past = pastTimes(ctx.now, ctx.services.log);
+  // The rest of the reply is made while the store reads the changes: renderProfile waits for them last
+  // (and at once, so that a failed read is never left unheard).
+  const changes = section === 'overview' ? changesOf(ctx, profile) : [];
   await ctx.send(
     await renderProfile(ctx.t, {
       profile,
@@ -135,17 +137,20 @@ async function showProfile(
  * them, the change since the bot first saw the player today and the ranked matches of the match history.
  */
 async function changesOf(ctx: CommandContext | ComponentContext, profile: PlayerProfile) {
-  const snapshots = ctx.services.records.players.snapshots;
-  const [day, week] = await Promise.all([
-    snapshots.near(profile.player_id, ctx.now - DAY_MS, 6 * HOUR_MS),
-    snapshots.near(profile.player_id, ctx.now - 7 * DAY_MS, DAY_MS),
-  ]);
+  // One read of the snapshots for all three: the store answers one query at a time.
+  const kept = await ctx.services.records.players.snapshots.nearAndHistory(
+    profile.player_id,
+    [
+      { at: ctx.now - DAY_MS, toleranceMs: 6 * HOUR_MS },
+      { at: ctx.now - 7 * DAY_MS, toleranceMs: DAY_MS },
+    ],
+    ctx.now - DAY_MS,
+  );
+  const [day, week] = kept.near;
   if (day && week) return changeFields(ctx.t, statsOf(profile), { day, week });
-  const [today, recent] = await Promise.all([
-    day || week ? [] : snapshots.history(profile.player_id, ctx.now - DAY_MS),
-    readRecentMatches(ctx, profile.player_name),
-  ]);
-  const earliest = today.find((point) => point.at < ctx.now - HOUR_MS);
+  const recent = await readRecentMatches(ctx, profile.player_name);
+  // The first point of today counts only when neither yesterday's nor last week's is known.
+  const earliest = day || week ? undefined : kept.history().find((point) => point.at < ctx.now - HOUR_MS);
   const ranked = recent && { ...recent, now: ctx.now };
   return changeFields(ctx.t, statsOf(profile), { day, week, earliest }, ranked);
 }

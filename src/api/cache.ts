@@ -146,8 +146,21 @@ export class ReplyCache {
 
   /** The fresh value for `key` if there is one, without loading (lets the bot skip deferring). */
   async peek<T>(key: string): Promise<T | undefined> {
+    const known = this.peekMemory(key);
+    if (known) return known.value as T | undefined;
     const entry = await this.#read(key);
     return entry && entry.fresh > this.#clock.now() ? (entry.v as T) : undefined;
+  }
+
+  /**
+   * What {@link peek} answers when the process memory can tell it without the store, at once: `{ value }`
+   * (no value when the entry kept there is no longer fresh); undefined when only the store can tell.
+   */
+  peekMemory(key: string): { readonly value: unknown } | undefined {
+    const now = this.#clock.now();
+    const local = this.#memory.get(key);
+    if (!local || local.stale <= now) return undefined;
+    return { value: local.fresh > now ? local.v : undefined };
   }
 
   /** Single flight: the first caller's `load` serves every concurrent caller of the same key. */

@@ -4,7 +4,7 @@ import { authorize, type Authorization, type Credentials } from './auth.ts';
 import { memoryBackend, ReplyCache, type CacheBackend } from './cache.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import {
-  ApiError,
+  describeError,
   LocalRefusalError,
   RateLimitedError,
   ReplyTooLargeError,
@@ -25,6 +25,7 @@ import { latestStart, slotRefused, SlotRefusedError } from './slot.ts';
 import { checkReply, readReplyInTurns } from './reply.ts';
 import { ReplyObservers } from './observers.ts';
 import { cacheKey, routeUrl } from './url.ts';
+import { CallKeys, type MemoryPeek } from './call-keys.ts';
 import { decideRetry, defaultRetryPolicy, type RetryPolicy, type RetryState } from './retry.ts';
 import type { Host, ParamsOf, Refusable, ReplyOf, RouteDef } from './route.ts';
 import { routes, type RouteName, type Routes } from './routes/index.ts';
@@ -125,6 +126,7 @@ export class TierClient {
   /** General limits learnt from replies, per bucket. */
   readonly #generalLimits = new Map<string, number>();
   readonly #observers: ReplyObservers;
+  readonly #peekKeys = new CallKeys((route, params) => this.#url(route, params));
   #upstreamCalls = 0;
 
   constructor(options: TierClientOptions) {
@@ -172,11 +174,14 @@ export class TierClient {
     name: N,
     params: ParamsOf<Routes[N]>,
   ): Promise<ReplyOf<Routes[N]> | undefined> {
-    const route: RouteDef = routes[name];
-    if (!route.cache) return undefined;
-    const parsed = route.params.safeParse(params);
-    if (!parsed.success) return undefined;
-    return this.#cache.peek(cacheKey(name, this.#url(route, parsed.data)));
+    const key = this.#peekKeys.keyOf(name, params);
+    return key === undefined ? undefined : this.#cache.peek(key);
+  }
+
+  /** What {@link peek} answers, when this process's memory tells it at once (see `MemoryPeek`). */
+  peekMemory<N extends RouteName>(name: N, params: ParamsOf<Routes[N]>): MemoryPeek<ReplyOf<Routes[N]>> {
+    const key = this.#peekKeys.keyOf(name, params);
+    return (key === undefined ? { value: undefined } : this.#cache.peekMemory(key)) as MemoryPeek<never>;
   }
 
   async call<N extends RouteName>(
@@ -390,11 +395,4 @@ export class TierClient {
 
 export function createTierClient(options: TierClientOptions): TierClient {
   return new TierClient(options);
-}
-
-/** An error for a log line: kind and message, never a request's headers. */
-export function describeError(error: unknown): { kind: string; message: string } {
-  if (error instanceof ApiError) return { kind: error.kind, message: error.message };
-  if (error instanceof Error) return { kind: error.name, message: error.message };
-  return { kind: 'unknown', message: String(error) };
 }

@@ -155,3 +155,10 @@ export class LocalRefusalError extends ApiError {
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
+
+/** An error for a log line: kind and message, never a request's headers. */
+export function describeError(error: unknown): { kind: string; message: string } {
+  if (error instanceof ApiError) return { kind: error.kind, message: error.message };
+  if (error instanceof Error) return { kind: error.name, message: error.message };
+  return { kind: 'unknown', message: String(error) };
+}

@@ -279,9 +279,12 @@ export class InteractionRouter {
     const api = this.#services.api;
     // Which tier answered this interaction's calls: a reply the game tier stood in for says so.
     const sources = new Set<AnswerSource>();
-    // A cached answer spares the defer, but only if the store gives it quickly; else it is a miss.
+    // A cached answer spares the defer, but only if the store gives it quickly; else it is a miss. What
+    // the process memory holds is known at once: no timer for that (most peeks of a busy bot).
     const peek = async (...args: Parameters<typeof api.peek>): Promise<unknown> => {
       try {
+        const known = api.peekMemory(...args);
+        if (known) return known.value;
         const found = await this.#within(this.#peekTimeoutMs, api.peek(...args));
         return found === TIMED_OUT ? undefined : found;
       } catch (error) {

@@ -9,6 +9,8 @@ export const HOURLY_KEPT_MS = 48 * HOUR_MS;
 export const DAILY_KEPT_MS = 400 * DAY_MS;
 /** The most points one history read returns (400 days of daily points and 48 hourly ones fit). */
 const MAX_POINTS = 500;
+/** The most rows one nearest-point read looks at (a window of a few days holds far fewer). */
+const NEAR_ROWS = 200;
 
 const StandingSchema = z.object({
   region: z.number(),
@@ -46,6 +48,52 @@ export function parseStats(text: string | null | undefined): SnapshotStats | und
 
 export function nameKey(playerName: string): string {
   return playerName.toLowerCase();
+}
+
+/** A time to find the nearest point to, and how far from it that point may be. */
+export interface NearTarget {
+  readonly at: number;
+  readonly toleranceMs: number;
+}
+
+/** The columns of `player_snapshots` that the reads below use. */
+interface SnapshotRow {
+  readonly bucket: string;
+  readonly at: number;
+  readonly taken_at: number;
+  readonly player_name: string;
+  readonly stats: string;
+}
+
+/** Where a history since `since` starts reading: the UTC day it falls in, whose daily point may count. */
+function historyStart(since: number): number {
+  return Math.floor(since / DAY_MS) * DAY_MS;
+}
+
+/**
+ * The points of a history since `since` from its rows (newest first, all from {@link historyStart} on):
+ * daily points, and hourly points where they are finer; oldest first.
+ */
+function historyPoints(playerId: number, rows: readonly SnapshotRow[], since: number): Snapshot[] {
+  const hourly = rows.filter((row) => row.bucket === 'hour');
+  const firstHour = Math.min(...hourly.map((row) => row.at));
+  const points: Snapshot[] = [];
+  for (const row of rows) {
+    // A daily point that the hourly points cover says nothing they do not.
+    if (row.bucket === 'day' && hourly.length > 0 && row.at + DAY_MS > firstHour) continue;
+    if (row.taken_at < since) continue;
+    const stats = parseStats(row.stats);
+    if (stats) points.push({ playerId, playerName: row.player_name, at: row.taken_at, stats });
+  }
+  return points.sort((a, b) => a.at - b.at).slice(-MAX_POINTS);
+}
+
+/** The row nearest to the target among `rows` (oldest first, all within its tolerance): the first of equals. */
+function nearestPoint(playerId: number, rows: readonly SnapshotRow[], at: number): Snapshot | undefined {
+  let best: SnapshotRow | undefined;
+  for (const row of rows) if (!best || Math.abs(row.taken_at - at) < Math.abs(best.taken_at - at)) best = row;
+  const stats = parseStats(best?.stats);
+  return best && stats && { playerId, playerName: best.player_name, at: best.taken_at, stats };
 }
 
 /**
@@ -136,21 +184,11 @@ export class SnapshotStore {
       .selectFrom('player_snapshots')
       .selectAll()
       .where('player_id', '=', playerId)
-      .where('at', '>=', Math.floor(since / DAY_MS) * DAY_MS)
+      .where('at', '>=', historyStart(since))
       .orderBy('at', 'desc')
       .limit(MAX_POINTS * 2)
       .execute();
-    const hourly = rows.filter((row) => row.bucket === 'hour');
-    const firstHour = Math.min(...hourly.map((row) => row.at));
-    const points: Snapshot[] = [];
-    for (const row of rows) {
-      // A daily point that the hourly points cover says nothing they do not.
-      if (row.bucket === 'day' && hourly.length > 0 && row.at + DAY_MS > firstHour) continue;
-      if (row.taken_at < since) continue;
-      const stats = parseStats(row.stats);
-      if (stats) points.push({ playerId, playerName: row.player_name, at: row.taken_at, stats });
-    }
-    return points.sort((a, b) => a.at - b.at).slice(-MAX_POINTS);
+    return historyPoints(playerId, rows, since);
   }
 
   /**
@@ -164,13 +202,59 @@ export class SnapshotStore {
       .where('taken_at', '>=', at - toleranceMs)
       .where('taken_at', '<=', at + toleranceMs)
       .orderBy('taken_at')
-      .limit(200)
+      .limit(NEAR_ROWS)
       .execute();
-    let best: (typeof rows)[number] | undefined;
-    for (const row of rows)
-      if (!best || Math.abs(row.taken_at - at) < Math.abs(best.taken_at - at)) best = row;
-    const stats = parseStats(best?.stats);
-    return best && stats && { playerId, playerName: best.player_name, at: best.taken_at, stats };
+    return nearestPoint(playerId, rows, at);
+  }
+
+  /**
+   * In one read, what {@link near} gives for each of `targets` and what {@link history} gives since
+   * `since`: the profile's "since" lines need both, and a store that takes one query at a time would
+   * otherwise answer them one after the other. The rows of a player in those windows are few (one point
+   * an hour at most, and hourly points are pruned after 48 hours), far below the limit. The history is
+   * made when asked for: its rows come with the read, but checking their stats costs a little each.
+   */
+  async nearAndHistory(
+    playerId: number,
+    targets: readonly NearTarget[],
+    since: number,
+  ): Promise<{ near: Array<Snapshot | undefined>; history: () => Snapshot[] }> {
+    const start = historyStart(since);
+    const rows = await this.#k
+      .selectFrom('player_snapshots')
+      .selectAll()
+      .where('player_id', '=', playerId)
+      .where((eb) =>
+        eb.or([
+          eb('at', '>=', start),
+          ...targets.map(({ at, toleranceMs }) =>
+            eb.and([eb('taken_at', '>=', at - toleranceMs), eb('taken_at', '<=', at + toleranceMs)]),
+          ),
+        ]),
+      )
+      .orderBy('at', 'desc')
+      .limit(MAX_POINTS * 2 + NEAR_ROWS * targets.length)
+      .execute();
+    // Each answer from the rows its own query would have read, in the order it would have read them.
+    const byTime = [...rows].sort((a, b) => a.taken_at - b.taken_at);
+    return {
+      near: targets.map((target) =>
+        nearestPoint(
+          playerId,
+          byTime
+            .filter((row) => row.taken_at >= target.at - target.toleranceMs)
+            .filter((row) => row.taken_at <= target.at + target.toleranceMs)
+            .slice(0, NEAR_ROWS),
+          target.at,
+        ),
+      ),
+      history: () =>
+        historyPoints(
+          playerId,
+          rows.filter((row) => row.at >= start),
+          since,
+        ),
+    };
   }
 
   /** Removes hourly points older than 48 hours and daily points older than 400 days; returns how many. */

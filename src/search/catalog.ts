@@ -1,4 +1,5 @@
-import { describeError, type ResultOf, type RouteName, type Routes, type TierClient } from '../api/client.ts';
+import type { ResultOf, RouteName, Routes, TierClient } from '../api/client.ts';
+import { describeError } from '../api/errors.ts';
 import type { ParamsOf } from '../api/route.ts';
 import type { Clock } from '../core/clock.ts';
 import type { NameIndex } from '../names/index.ts';

@@ -92,6 +92,28 @@ describe('ReplyCache', () => {
     expect(await reader.peek('k')).toBeUndefined();
   });
 
+  it('tells from process memory alone what a peek would answer, when the memory knows', async () => {
+    const clock = new ManualClock();
+    const backend = memoryBackend();
+    const cache = new ReplyCache({ backend, clock });
+    await cache.cached('k', { ttlMs: 60_000, staleMs: 60_000 }, async () => 'kept');
+    expect(cache.peekMemory('k')).toEqual({ value: 'kept' });
+    // Stale: memory knows there is no fresh value, and a peek says so too.
+    await clock.advance(60_000);
+    expect(cache.peekMemory('k')).toEqual({ value: undefined });
+    expect(await cache.peek('k')).toBeUndefined();
+    // Past the stale time only the store can tell (another process may have written since).
+    await clock.advance(60_000);
+    expect(cache.peekMemory('k')).toBeUndefined();
+
+    // An entry only the store holds: unknown to memory until a peek has read it.
+    const other = new ReplyCache({ backend, clock });
+    await cache.cached('j', policy, async () => 'written elsewhere');
+    expect(other.peekMemory('j')).toBeUndefined();
+    expect(await other.peek('j')).toBe('written elsewhere');
+    expect(other.peekMemory('j')).toEqual({ value: 'written elsewhere' });
+  });
+
   it('refresh loads whatever the cache holds', async () => {
     const cache = new ReplyCache({ backend: memoryBackend(), clock: new ManualClock() });
     await cache.cached('k', policy, async () => 1);

@@ -294,6 +294,27 @@ describe('cache and single flight over HTTP', () => {
     expect(await c.peek('player', { playerName: name })).toMatchObject({ player_name: name });
   });
 
+  it('peeks from memory with the key a call caches under, and refuses what a call would refuse', async () => {
+    const c = client();
+    const name = sandbox.world.samples.verifiedPlayer;
+    expect(c.peekMemory('player', { playerName: name })).toBeUndefined();
+    await c.api.player({ playerName: name });
+    // Twice each: the second time the key is the one kept from the first.
+    for (let round = 0; round < 2; round += 1) {
+      expect(c.peekMemory('player', { playerName: name })?.value).toMatchObject({ player_name: name });
+      // The parameters as checked: the name is trimmed, as a call would send it.
+      expect(c.peekMemory('player', { playerName: ` ${name} ` })?.value).toMatchObject({ player_name: name });
+      expect(await c.peek('player', { playerName: ` ${name} ` })).toMatchObject({ player_name: name });
+      // Refused parameters find nothing, even beside ones that do: an unknown key, an empty name.
+      const extra = { playerName: name, page: undefined } as unknown as { playerName: string };
+      expect(c.peekMemory('player', extra)).toEqual({ value: undefined });
+      expect(await c.peek('player', extra)).toBeUndefined();
+      expect(c.peekMemory('player', { playerName: '' })).toEqual({ value: undefined });
+    }
+    // A route that is never cached answers nothing from memory either.
+    expect(c.peekMemory('wallet', {})).toEqual({ value: undefined });
+  });
+
   it('never caches the token tier', async () => {
     const c = client();
     const token = sandbox.issueToken({ playerName: sandbox.world.samples.player });

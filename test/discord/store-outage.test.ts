@@ -56,12 +56,18 @@ function never<T>(): Promise<T> {
 
 function setup(
   command: Partial<Command>,
-  api: { peek?: () => Promise<unknown>; call?: () => Promise<unknown> } = {},
+  api: {
+    peek?: () => Promise<unknown>;
+    peekMemory?: () => { value: unknown } | undefined;
+    call?: () => Promise<unknown>;
+  } = {},
 ) {
   const clock = new ManualClock();
   const services = {
     api: {
       peek: api.peek ?? (() => Promise.resolve(undefined)),
+      // The process memory knows nothing here unless told: the store is asked.
+      peekMemory: api.peekMemory ?? (() => undefined),
       call: api.call ?? (() => Promise.resolve('data')),
     },
     translations: new Translations(),
@@ -175,6 +181,50 @@ describe('load while the cache read hangs or fails', () => {
     const interaction = fakeInteraction();
     await run(interaction);
     await router.drain(1_000);
+    expect(interaction.deferReply).toHaveBeenCalledTimes(1);
+    expect(interaction.editReply).toHaveBeenCalledWith(expect.objectContaining({ content: 'data' }));
+  });
+});
+
+describe('load of a reply the process memory holds', () => {
+  it('answers with it at once, asking neither the hanging store nor the API, and arms no timer', async () => {
+    const call = vi.fn(() => Promise.resolve('fresh data'));
+    const peek = vi.fn(never);
+    const { clock, run, router } = setup(
+      {
+        async execute(ctx) {
+          const value = await ctx.load('officialMaps' as never, {} as never);
+          await ctx.send({ content: String(value) });
+        },
+      },
+      { peek, peekMemory: () => ({ value: 'kept in memory' }), call },
+    );
+    const interaction = fakeInteraction();
+    await run(interaction);
+    expect(interaction.reply).toHaveBeenCalledWith(expect.objectContaining({ content: 'kept in memory' }));
+    // No timer is left: the watchdog ended with the interaction, and the peek armed none.
+    expect(clock.sleepers).toBe(0);
+    await router.drain(1_000);
+    expect(interaction.deferReply).not.toHaveBeenCalled();
+    expect(peek).not.toHaveBeenCalled();
+    expect(call).not.toHaveBeenCalled();
+  });
+
+  it('treats what the memory knows is no longer fresh as a miss, without waiting for the store', async () => {
+    const peek = vi.fn(never);
+    const { run, router } = setup(
+      {
+        async execute(ctx) {
+          const value = await ctx.load('officialMaps' as never, {} as never);
+          await ctx.send({ content: String(value) });
+        },
+      },
+      { peek, peekMemory: () => ({ value: undefined }) },
+    );
+    const interaction = fakeInteraction();
+    await run(interaction);
+    await router.drain(1_000);
+    expect(peek).not.toHaveBeenCalled();
     expect(interaction.deferReply).toHaveBeenCalledTimes(1);
     expect(interaction.editReply).toHaveBeenCalledWith(expect.objectContaining({ content: 'data' }));
   });

@@ -60,7 +60,11 @@ function fakeInteraction({ kind = 'command', commandName = 'probe', customId = '
 function setup() {
   const clock = new ManualClock();
   const services = {
-    api: { peek: () => Promise.resolve(undefined), call: () => Promise.resolve('data') },
+    api: {
+      peek: () => Promise.resolve(undefined),
+      peekMemory: () => undefined,
+      call: () => Promise.resolve('data'),
+    },
     translations: new Translations(),
     clock,
     log: createLogger({ level: 'silent' }),

@@ -131,8 +131,11 @@ export interface ProfileView {
   readonly section: ProfileSection;
   /** The custom id of the section menu (no menu when undefined). */
   readonly menuId: string | undefined;
-  /** Fields of change since earlier snapshots (`changeFields`), shown after the section's own. */
-  readonly changes?: readonly APIEmbedField[] | undefined;
+  /**
+   * Fields of change since earlier snapshots (`changeFields`), shown after the section's own. They may
+   * still be on their way (a read of the store): the rest of the reply is made meanwhile.
+   */
+  readonly changes?: readonly APIEmbedField[] | PromiseLike<readonly APIEmbedField[]> | undefined;
   /** Earlier ranked standings (from the snapshots) for the ranked chart's line over time. */
   readonly rankedHistory?:
     readonly { readonly at: number; readonly ranked: readonly RankedPoint[] }[] | undefined;
@@ -185,12 +188,33 @@ function profileCardInput(t: Translator, profile: PlayerProfile) {
   };
 }
 
+/**
+ * The section's own fields, and on the overview the card: it sums up the player on the first page, the
+ * one a user shares; the other sections are the details (the ranked one has its own chart).
+ */
+async function sectionAndCard(
+  t: Translator,
+  profile: PlayerProfile,
+  section: ProfileSection,
+  past: PastTimes | undefined,
+  inventory: InventoryValue | undefined,
+) {
+  const own = sectionFields(t, profile, section, past, inventory);
+  const card = section === 'overview' ? await renderProfileCard(profileCardInput(t, profile)) : undefined;
+  return { own, card };
+}
+
 /** The profile, one section at a time, with a menu to switch sections (the card, the ranked chart). */
 export async function renderProfile(
   t: Translator,
   { profile, section, menuId, changes, rankedHistory, now, past, inventory }: ProfileView,
 ): Promise<ReplyPayload> {
-  const fields = [...sectionFields(t, profile, section, past, inventory), ...(changes ?? [])];
+  // The section and its card are made while the changes may still be on their way; they come last.
+  const [changed, { own, card }] = await Promise.all([
+    changes ?? [],
+    sectionAndCard(t, profile, section, past, inventory),
+  ]);
+  const fields = [...own, ...changed];
   const description = [badges(t, profile), fields.length === 0 ? t.t(`player:profile.empty.${section}`) : '']
     .filter(Boolean)
     .join('\n');
@@ -205,15 +229,10 @@ export async function renderProfile(
   });
 
   const files: Array<{ name: string; data: Buffer; description: string }> = [];
-  if (section === 'overview') {
-    // The card sums up the player on the first page, the one a user shares; the other sections are
-    // the details (and the ranked one has its own chart), so they go without it.
-    const card = await renderProfileCard(profileCardInput(t, profile));
-    // Not drawn (a failed or stuck render): the profile as text alone.
-    if (card !== undefined) {
-      files.push({ name: 'card.png', data: card.png, description: card.altText });
-      embed.image = { url: 'attachment://card.png' };
-    }
+  // Not drawn (a failed or stuck render): the profile as text alone.
+  if (card !== undefined) {
+    files.push({ name: 'card.png', data: card.png, description: card.altText });
+    embed.image = { url: 'attachment://card.png' };
   }
   if (section === 'ranked' && (profile.ranked ?? []).length > 0) {
     const chart = await renderRankedStandingChart({

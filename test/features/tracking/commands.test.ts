@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, SnapshotStore } from '../../../src/players/snapshots.ts';
+import { DAY_MS, HOUR_MS, SnapshotStore } from '../../../src/players/snapshots.ts';
 import { statsOf } from '../../../src/players/stats.ts';
 import { accountLinks } from '../../../src/players/accounts.ts';
 import {
@@ -64,6 +64,21 @@ async function keepPast(profile: PlayerProfile, days: number, perDay: number) {
   }
 }
 
+/** Points kept `ago` ms before now (oldest first), kills `perHour` lower for each hour back. */
+async function keepAt(profile: PlayerProfile, ago: readonly number[], perHour: number) {
+  const store = new SnapshotStore(fixture.world.db);
+  const now = fixture.world.clock.now();
+  const stats = statsOf(profile);
+  for (const ms of ago) {
+    await store.capture({
+      playerId: profile.player_id,
+      playerName: profile.player_name,
+      at: now - ms,
+      stats: { ...stats, kills: stats.kills - (ms / HOUR_MS) * perHour },
+    });
+  }
+}
+
 describe('/player history', () => {
   it('draws what it has for a player seen for the first time, saying when the next measured point can come', async () => {
     await fixture.start({ commands: true });
@@ -105,6 +120,31 @@ describe('/player profile', () => {
     expect(fields['K/D']).toBeDefined();
     expect(fields['Since yesterday']).toContain('Kills +5');
     expect(fields['Since last week']).toContain('Kills +35');
+  });
+
+  it('shows the change since the first point of today when none is kept of yesterday or last week', async () => {
+    await fixture.start({ commands: true });
+    const name = fixture.world.sandbox.world.samples.rankedPlayer;
+    const profile = await profileOf(name);
+    await keepAt(profile, [5 * HOUR_MS, 3 * HOUR_MS], 4);
+    const reply = await run('player', 'profile', { name });
+    const fields = Object.fromEntries((reply.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
+    const fiveHoursAgo = Math.floor((fixture.world.clock.now() - 5 * HOUR_MS) / 1000);
+    expect(fields['Change']).toMatch(new RegExp(`^Since <t:${fiveHoursAgo}:R>: .*Kills \\+20`));
+    expect(fields['Since yesterday']).toBeUndefined();
+    expect(fields['Since last week']).toBeUndefined();
+  });
+
+  it('shows only the change since yesterday when last week is not kept, and not the one since today', async () => {
+    await fixture.start({ commands: true });
+    const name = fixture.world.sandbox.world.samples.rankedPlayer;
+    const profile = await profileOf(name);
+    await keepAt(profile, [DAY_MS + 2 * HOUR_MS, 5 * HOUR_MS], 3);
+    const reply = await run('player', 'profile', { name });
+    const fields = Object.fromEntries((reply.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
+    expect(fields['Since yesterday']).toContain('Kills +78');
+    expect(fields['Since last week']).toBeUndefined();
+    expect(fields['Change']).toBeUndefined();
   });
 });
 

@@ -171,6 +171,30 @@ describe('contentKey', () => {
   });
 });
 
+describe('the profile’s changes, read while the rest of the reply is made', () => {
+  const since = { name: 'Since yesterday', value: 'Kills +5', inline: false };
+
+  it('come after the section’s fields once read, beside the card', async () => {
+    install(new ImageRenderer({ cacheBytes: 1 << 20, pool: testPool(markerWorker) }));
+    let give: (fields: (typeof since)[]) => void = () => undefined;
+    const changes = new Promise<(typeof since)[]>((resolve) => (give = resolve));
+    const reply = renderProfile(en, { profile, section: 'overview', now: NOW, changes });
+    const without = await renderProfile(en, { profile, section: 'overview', now: NOW });
+    give([since]);
+    const payload = await reply;
+    expect(payload.embeds?.[0]?.fields).toEqual([...(without.embeds?.[0]?.fields ?? []), since]);
+    expect(payload.files?.map((file) => file.name)).toEqual(['card.png']);
+  });
+
+  it('fail the reply when their read fails', async () => {
+    install(new ImageRenderer({ cacheBytes: 1 << 20, pool: testPool(markerWorker) }));
+    const changes = Promise.reject(new Error('the store failed'));
+    await expect(renderProfile(en, { profile, section: 'overview', now: NOW, changes })).rejects.toThrow(
+      'the store failed',
+    );
+  });
+});
+
 describe('a reply whose image could not be drawn', () => {
   it('is the text reply alone when the worker throws', async () => {
     install(new ImageRenderer({ cacheBytes: 1 << 20, pool: testPool(failingWorker) }));
