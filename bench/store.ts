@@ -173,8 +173,9 @@ export async function benchStore(): Promise<SectionFigures> {
         const label = `${backend.name} ${size / 1000}k`;
         figures[`${label}: one guild's subscriptions, median ms (goal ≤ 5)`] = guild.toFixed(3);
         figures[`${label}: poll-cycle store time, ms (goal ≤ 1000 at 100k)`] = cycle.toFixed(1);
-        figures[`${label}: reading every active subscription again after a change (pages of ${DEFAULT_BATCH.toLocaleString('en-US')}, parsed ${PARSE_SLICE} rows at a time), ms`] =
-          reload.ms.toFixed(0);
+        figures[
+          `${label}: reading every active subscription again after a change (pages of ${DEFAULT_BATCH.toLocaleString('en-US')}, parsed ${PARSE_SLICE} rows at a time), ms`
+        ] = reload.ms.toFixed(0);
         figures[`${label}: longest event-loop delay during that reload (ms)`] = loopDelayFigure(reload.block);
         figures[`${label}: the same read in one query (the former reload), ms / longest delay ms`] =
           `${once.ms.toFixed(0)} / ${once.block.toFixed(1)}`;
