@@ -137,6 +137,10 @@ async function world(players: number): Promise<World> {
   const clock = new VirtualClock();
   const sandbox = await startSandbox({ now: () => clock.now(), players, seed: 7 });
   const transport = countingTransport();
+  // The bot's start-up sends its first requests (the names it preloads) before any command comes: the
+  // HTTP client's parser is compiled then. One request without a key does the same here (not counted
+  // against the key; the stand-in answers it with a refusal).
+  await transport.send({ url: new URL(sandbox.urls.base), headers: {}, signal: AbortSignal.timeout(10_000) });
   const client = new TierClient({ urls: sandbox.urls, apiKey: sandbox.keys.default, clock, transport });
   const asked = new Map<string, string>();
   const probe: Command = {
