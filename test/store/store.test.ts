@@ -19,6 +19,11 @@ import {
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const RUN = `t${randomBytes(4).toString('hex')}-`;
+/**
+ * What these tests are not about: how long an operation may take. The bot's 2 s bound is tested on its own
+ * (outage.test.ts); here a loaded machine may take longer to write SQLite's file without that failing them.
+ */
+const CONTRACT_TIMEOUT_MS = 60_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'killfeed-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -88,7 +93,11 @@ function contract(backend: Backend): void {
     };
 
     beforeAll(async () => {
-      store = await createStore(backend.url, { prefix: RUN, purgeIntervalMs: 0 });
+      store = await createStore(backend.url, {
+        prefix: RUN,
+        purgeIntervalMs: 0,
+        operationTimeoutMs: CONTRACT_TIMEOUT_MS,
+      });
     });
 
     afterAll(async () => {
@@ -283,11 +292,19 @@ function contract(backend: Backend): void {
 
     if (backend.durable) {
       it('keeps data across close and reopen', async () => {
-        const other = await createStore(backend.url, { prefix: RUN, purgeIntervalMs: 0 });
+        const other = await createStore(backend.url, {
+          prefix: RUN,
+          purgeIntervalMs: 0,
+          operationTimeoutMs: CONTRACT_TIMEOUT_MS,
+        });
         used.add('durable');
         await other.namespace('durable').set('k', { kept: true });
         await other.close();
-        const again = await createStore(backend.url, { prefix: RUN, purgeIntervalMs: 0 });
+        const again = await createStore(backend.url, {
+          prefix: RUN,
+          purgeIntervalMs: 0,
+          operationTimeoutMs: CONTRACT_TIMEOUT_MS,
+        });
         try {
           expect(await again.namespace('durable').get('k')).toEqual({ kept: true });
         } finally {
@@ -299,7 +316,11 @@ function contract(backend: Backend): void {
     }
 
     it('rejects every call once closed, and closes twice without error', async () => {
-      const other = await createStore(backend.url, { prefix: `${RUN}closed-`, purgeIntervalMs: 0 });
+      const other = await createStore(backend.url, {
+        prefix: `${RUN}closed-`,
+        purgeIntervalMs: 0,
+        operationTimeoutMs: CONTRACT_TIMEOUT_MS,
+      });
       const values = other.namespace('closed');
       await other.close();
       await other.close();
@@ -344,7 +365,11 @@ describe.runIf(await reachable(6379))(
   () => {
     it('replaces it (Redis counts a TTL from when the write arrived, a moment after the entry’s expiry was set)', async () => {
       const prefix = `t${randomBytes(4).toString('hex')}-`;
-      const store = await createStore(REDIS_URL, { prefix, purgeIntervalMs: 0 });
+      const store = await createStore(REDIS_URL, {
+        prefix,
+        purgeIntervalMs: 0,
+        operationTimeoutMs: CONTRACT_TIMEOUT_MS,
+      });
       const client = createClient({ url: REDIS_URL });
       await client.connect();
       try {
@@ -368,7 +393,11 @@ describe.runIf(await reachable(6379))(
 
     it('drops Redis’s own TTL when an entry is set again without one', async () => {
       const prefix = `t${randomBytes(4).toString('hex')}-`;
-      const store = await createStore(REDIS_URL, { prefix, purgeIntervalMs: 0 });
+      const store = await createStore(REDIS_URL, {
+        prefix,
+        purgeIntervalMs: 0,
+        operationTimeoutMs: CONTRACT_TIMEOUT_MS,
+      });
       const client = createClient({ url: REDIS_URL });
       await client.connect();
       try {
@@ -392,7 +421,10 @@ describe('createStore', () => {
     const before = process.cwd();
     process.chdir(dir);
     try {
-      const store = await createStore('sqlite://relative/dir/bot.sqlite', { purgeIntervalMs: 0 });
+      const store = await createStore('sqlite://relative/dir/bot.sqlite', {
+        purgeIntervalMs: 0,
+        operationTimeoutMs: CONTRACT_TIMEOUT_MS,
+      });
       await store.namespace('x').set('k', 1);
       await store.close();
       expect(existsSync(join(dir, 'relative', 'dir', 'bot.sqlite'))).toBe(true);
@@ -489,7 +521,10 @@ describe.runIf(postgresUp)('postgres connection pool', () => {
   });
 
   it('refuses a second PostgreSQL URL while one is open', async () => {
-    const store = await createStore(POSTGRES_URL, { purgeIntervalMs: 0 });
+    const store = await createStore(POSTGRES_URL, {
+      purgeIntervalMs: 0,
+      operationTimeoutMs: CONTRACT_TIMEOUT_MS,
+    });
     try {
       await expect(createStore(`${POSTGRES_URL}?application_name=other`)).rejects.toThrow(
         /another PostgreSQL URL is already open/,
