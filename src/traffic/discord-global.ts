@@ -149,6 +149,8 @@ export class DiscordGlobalLimit {
 
   /** Moves the slot to the latest moment its request can have reached Discord (see the class). */
   #answered(slot: Slot): void {
+    // The request is over: it is no longer in flight in the gate's view of the window.
+    slot.release();
     const now = this.#clock.now();
     this.#roundTrips[this.#nextRoundTrip] = Math.max(0, now - slot.at);
     this.#nextRoundTrip = (this.#nextRoundTrip + 1) % ROUND_TRIPS;

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Clock } from '../core/clock.ts';
 import type { Owner } from './fair.ts';
+import type { Priority } from './window.ts';
 import type { QueuePlace, WindowState } from './limits.ts';
 import {
   createMemoryLimits,
@@ -11,7 +12,7 @@ import {
 } from './index.ts';
 
 export type { QueuePlace, WindowState } from './limits.ts';
-export type Priority = 'interactive' | 'background';
+export type { Priority } from './window.ts';
 
 /**
  * A wait the gate refused to make: it would pass the caller's deadline, or the client is closed. The tier
