@@ -13,7 +13,12 @@ import { firstSuggestion, type Actor, type GameContext, type Step } from './step
  * digest). The clock is the real one plus an offset, so that everything else keeps running in real time.
  */
 export class DemoClock implements Clock {
-  #offset = 0;
+  #offset: number;
+
+  /** `startsAt`: the time the demo begins at (now by default); the clock then runs in real time from it. */
+  constructor(startsAt?: number) {
+    this.#offset = startsAt === undefined ? 0 : startsAt - Date.now();
+  }
 
   now(): number {
     return Date.now() + this.#offset;
@@ -69,7 +74,29 @@ async function leadingClan(stack: Stack): Promise<string> {
   return top[0]?.clan_name ?? stack.sandbox.world.samples.clan;
 }
 
-async function setUp(stack: Stack, clock: Clock): Promise<ClanChannel> {
+/**
+ * Within this long of the reminder's minute, the demo lets the turf day end before the clan channel is set
+ * up (the steps before it take a few seconds).
+ */
+const LATE_MS = 5 * MINUTE;
+
+/**
+ * When the reminder of a channel set up now is first due: an hour before the end of the UTC turf day. Late
+ * in the day (past that minute, or nearly), the demo first moves its clock into the next turf day. Else the
+ * reminder's first day would be tomorrow, and the jump to it would cross the end of today: today's digest,
+ * the reminder and tomorrow's digest would all fall in two polls a second apart, more turf reads than their
+ * budget gives in a minute, and the demo would wait a minute of real time for it. A clan sees each an hour
+ * apart; so does the demo, at any hour.
+ */
+function firstDue(clock: DemoClock): number {
+  const dueToday = (now: number) => turfDayDate(turfDay(now) + 1) - BEFORE * MINUTE;
+  const now = clock.now();
+  if (now > dueToday(now) - LATE_MS) clock.jumpTo(turfDayDate(turfDay(now) + 1) + MINUTE);
+  return dueToday(clock.now());
+}
+
+async function setUp(stack: Stack, clock: DemoClock): Promise<ClanChannel> {
+  const dueAt = firstDue(clock);
   const clanName = await leadingClan(stack);
   const channelId = stack.discord.addChannel(stack.guildId, { name: 'clan-turf' }).id;
   const squad = stack.discord.addRole(stack.guildId, { name: 'turf-squad' });
@@ -79,10 +106,6 @@ async function setUp(stack: Stack, clock: Clock): Promise<ClanChannel> {
   });
   await rolesSeen(stack, [squad.id, leaders.id]);
   await channelSeen(stack, channelId);
-  const today = turfDay(clock.now());
-  const dueToday = turfDayDate(today + 1) - BEFORE * MINUTE;
-  // Set after today's minute (the demo runs late in the UTC day): the reminder's first day is tomorrow.
-  const dueAt = clock.now() < dueToday ? dueToday : dueToday + turfDayDate(1) - turfDayDate(0);
   return { clanName, channelId, roleId: squad.id, leadersId: leaders.id, dueAt };
 }
 

@@ -30,6 +30,11 @@ export interface DemoOptions {
    * a step of one that cannot is expected to say politely that it needs a key.
    */
   readonly keyless?: boolean;
+  /**
+   * The time the demo's clock starts at (now by default): a test plays the demo at a chosen hour of the
+   * UTC day, as the clan channel steps depend on it.
+   */
+  readonly startsAt?: number;
 }
 
 export interface DemoReport {
@@ -69,7 +74,7 @@ interface Run {
 export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const started = Date.now();
   const write = options.write ?? ((text: string) => process.stdout.write(text));
-  const clock = new DemoClock();
+  const clock = new DemoClock(options.startsAt);
   setPrintClock(() => clock.now());
   write('Starting the game API sandbox, the Discord stand-in and the bot…\n');
   const stack = await startStack({

@@ -96,11 +96,28 @@ describe('npm run demo', () => {
     expect(transcript).toContain(` receives a ${PRICE_ALERT}`);
   });
 
+  it('posts the clan’s daily digest once, after the turf day ends', () => {
+    expectOneDigest(transcript);
+  });
+
   it("writes the charts into the run's own folder", async () => {
     const files = await readdir(outDir);
     expect(files.some((file) => file.endsWith('.png'))).toBe(true);
   });
 });
+
+/**
+ * The clan channel's digest is posted once, in the step where the turf day ends. Played late in the UTC
+ * day, the demo once let its first jump cross the day's end: it posted two digests and waited a minute of
+ * real time for the turf reads' budget.
+ */
+function expectOneDigest(text: string): void {
+  const digests = text.split('· daily turf digest ·').length - 1;
+  expect(digests).toBe(1);
+  const dayEnds = text.indexOf('~ In the game: the UTC turf day ends');
+  expect(dayEnds).toBeGreaterThan(0);
+  expect(text.indexOf('· daily turf digest ·')).toBeGreaterThan(dayEnds);
+}
 
 /**
  * `npm run demo -- --keyless`: the bot without a developer key. Every step whose command the game tier can
@@ -122,6 +139,13 @@ const KEY_ONLY = new Set([
   'track add',
 ]);
 
+/** 23:30 UTC today. */
+function lateToday(): number {
+  const at = new Date();
+  at.setUTCHours(23, 30, 0, 0);
+  return at.getTime();
+}
+
 describe('npm run demo -- --keyless', () => {
   let keyless: DemoReport;
   let keylessOut: string;
@@ -136,6 +160,9 @@ describe('npm run demo -- --keyless', () => {
       logger: createLogger({ level: 'silent' }),
       sandbox: { latency: { marketSkinColdMs: 0, marketSkinWarmMs: 0 } },
       keyless: true,
+      // Half an hour before the UTC turf day ends, at whatever hour the test runs: the clan channel's steps
+      // are played across the day's end (the other run plays them at the hour it is).
+      startsAt: lateToday(),
     });
     keylessTranscript = lines.join('');
   }, 180_000);
@@ -167,6 +194,10 @@ describe('npm run demo -- --keyless', () => {
       'mods info',
     ])
       expect(answered.has(step), step).toBe(true);
+  });
+
+  it('posts the clan’s daily digest once, after the turf day ends, though it began late in the day', () => {
+    expectOneDigest(keylessTranscript);
   });
 
   it('names the game tier as the source of the replies it stood in for', () => {
