@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/index.ts';
+import type { Database } from '../../src/db/index.ts';
 import { DAY_MS, HOUR_MS, SnapshotStore, type NearTarget } from '../../src/players/snapshots.ts';
 import type { SnapshotStats } from '../../src/players/stats.ts';
-import { postgresDatabase, postgresRequired, postgresUp, type TestDatabase } from '../support/postgres.ts';
+import { sqlBackends } from '../support/postgres.ts';
 
 /**
  * `nearAndHistory` reads in one query what `near` (once per target) and `history` read in several: its
@@ -22,28 +22,7 @@ function targetsAt(now: number): NearTarget[] {
   ];
 }
 
-const backends: ReadonlyArray<{
-  name: string;
-  available: boolean;
-  open(): Promise<{ db: Database; close(): Promise<void> }>;
-}> = [
-  {
-    name: 'SQLite',
-    available: true,
-    async open() {
-      const db = await openDatabase('sqlite://:memory:');
-      return { db, close: () => db.close() };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    available: postgresUp || postgresRequired,
-    async open() {
-      const db: TestDatabase = await postgresDatabase('snapshot_reads');
-      return { db, close: () => db.drop() };
-    },
-  },
-];
+const backends = sqlBackends('snapshot_reads');
 
 for (const backend of backends) {
   describe.runIf(backend.available)(`snapshot reads on ${backend.name}`, () => {

@@ -49,3 +49,33 @@ export async function postgresDatabase(label: string, poolSize?: number): Promis
     },
   };
 }
+
+/** A database a test opens and closes. */
+export interface TestBackend {
+  readonly name: 'SQLite' | 'PostgreSQL';
+  /** SQLite always; PostgreSQL when it runs here (or CI, where it must). */
+  readonly available: boolean;
+  open(): Promise<{ db: Database; close(): Promise<void> }>;
+}
+
+/** The two databases the bot runs on: SQLite in memory, and PostgreSQL in a schema of its own (`label`). */
+export function sqlBackends(label: string): readonly TestBackend[] {
+  return [
+    {
+      name: 'SQLite',
+      available: true,
+      async open() {
+        const db = await openDatabase('sqlite://:memory:');
+        return { db, close: () => db.close() };
+      },
+    },
+    {
+      name: 'PostgreSQL',
+      available: postgresUp || postgresRequired,
+      async open() {
+        const db = await postgresDatabase(label);
+        return { db, close: () => db.drop() };
+      },
+    },
+  ];
+}

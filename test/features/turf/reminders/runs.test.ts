@@ -1,34 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../../../src/db/index.ts';
 import { ReminderRuns } from '../../../../src/features/turf/reminders/runs.ts';
-import { postgresDatabase, postgresRequired, postgresUp } from '../../../support/postgres.ts';
+import { sqlBackends } from '../../../support/postgres.ts';
 
 /**
  * A reminder's runs on SQLite and PostgreSQL: one per reminder and day whoever writes it (the first
  * write wins), the latest of each, a week kept.
  */
-const backends: Array<{
-  name: string;
-  available: boolean;
-  open(): Promise<{ db: Database; close(): Promise<void> }>;
-}> = [
-  {
-    name: 'SQLite',
-    available: true,
-    async open() {
-      const db = await openDatabase('sqlite://:memory:');
-      return { db, close: () => db.close() };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    available: postgresUp || postgresRequired,
-    async open() {
-      const db = await postgresDatabase('reminder_runs');
-      return { db, close: () => db.drop() };
-    },
-  },
-];
+const backends = sqlBackends('reminder_runs');
 
 let closing: (() => Promise<void>) | undefined;
 afterEach(async () => {
