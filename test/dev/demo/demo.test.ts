@@ -112,11 +112,11 @@ describe('npm run demo', () => {
  * real time for the turf reads' budget.
  */
 function expectOneDigest(text: string): void {
-  const digests = text.split('· daily turf digest ·').length - 1;
-  expect(digests).toBe(1);
+  const footer = '· daily turf digest ·';
+  expect(text.split(footer).length - 1).toBe(1);
   const dayEnds = text.indexOf('~ In the game: the UTC turf day ends');
   expect(dayEnds).toBeGreaterThan(0);
-  expect(text.indexOf('· daily turf digest ·')).toBeGreaterThan(dayEnds);
+  expect(text.indexOf(footer)).toBeGreaterThan(dayEnds);
 }
 
 /**
